@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * motebox: public-key authenticated encryption for the smallest devices.
+ *
+ * The one public header. C99, no heap, no RNG: functions that need randomness take
+ * random bytes as an argument. Every function that can fail returns 0 on success and
+ * -1 on failure, and on failure every output buffer named in its documentation has been
+ * zeroed. Buffers are caller-owned.
+ *
+ * Secrets: each function states which inputs are secret ("Secret:"). Execution time,
+ * branches and memory addresses depend on public inputs (lengths, public keys, nonces)
+ * only, never on secret ones. All secret temporaries are wiped before return.
+ *
+ * Aliasing: unless a function says otherwise, output buffers must not overlap inputs.
+ */
+#ifndef MOTEBOX_H
+#define MOTEBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MB_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define MB_MUST_CHECK
+#endif
+
+/* ---- sizes --------------------------------------------------------------------- */
+#define MB_X25519_BYTES            32  /* secret keys, public keys, shared secrets */
+#define MB_X25519_RANDOMBYTES      32  /* random input of the randomized ladder */
+#define MB_BOX_PUBLICKEYBYTES      32
+#define MB_BOX_SECRETKEYBYTES      32
+#define MB_BOX_BEFORENMBYTES       32
+#define MB_BOX_NONCEBYTES          24
+#define MB_BOX_MACBYTES            16  /* the tag: c = tag(16) || ciphertext */
+#define MB_SECRETBOX_KEYBYTES      32
+#define MB_SECRETBOX_NONCEBYTES    24
+#define MB_SECRETBOX_MACBYTES      16
+#define MB_POLY1305_KEYBYTES       32
+#define MB_POLY1305_BYTES          16
+#define MB_HSALSA20_OUTPUTBYTES    32
+#define MB_HSALSA20_INPUTBYTES     16
+#define MB_P256_SECRETKEYBYTES     32  /* big-endian scalar in [1, n-1] */
+#define MB_P256_PUBLICKEYBYTES     65  /* SEC1 uncompressed: 04 || X || Y */
+#define MB_P256_COMPRESSEDBYTES    33  /* SEC1 compressed: 02/03 || X */
+#define MB_P256_SHAREDBYTES        32  /* big-endian x-coordinate */
+#define MB_P256_RANDOMBYTES        32
+
+/* ---- utilities ----------------------------------------------------------------- */
+
+/* Overwrite len bytes at p with zeros in a way the compiler cannot remove. */
+void mb_wipe(void *p, size_t len);
+
+/* Constant-time comparison of 16 / 32 bytes: 0 if equal, -1 otherwise.
+ * Secret: both inputs (time does not depend on where they differ). */
+int mb_verify16(const uint8_t a[16], const uint8_t b[16]) MB_MUST_CHECK;
+int mb_verify32(const uint8_t a[32], const uint8_t b[32]) MB_MUST_CHECK;
+
+/* ---- X25519 (RFC 7748) ---------------------------------------------------------- */
+
+/* out = X25519(sk, pk). sk is clamped as RFC 7748 says; the top bit of pk is ignored.
+ * Returns -1 and zeroes out when the result is all zero (pk of low order), else 0.
+ * Secret: sk, out. Public: pk. out may alias pk. */
+int mb_x25519(uint8_t out[32], const uint8_t sk[32], const uint8_t pk[32]) MB_MUST_CHECK;
+
+/* pk = X25519(sk, 9): the public key of sk. Returns 0 (-1 cannot happen for the base
+ * point, but callers should check). Secret: sk. */
+int mb_x25519_base(uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
+
+/* Same result as mb_x25519, computed with randomized projective coordinates
+ * (seed 002, Algorithm 1): the starting point is scaled by a nonzero lambda and the
+ * neutral element by a nonzero rho, both derived from rnd. rnd MUST be fresh random
+ * bytes for every call (it is the side-channel countermeasure, not a key).
+ * Secret: sk, rnd, out. */
+int mb_x25519_randomized(uint8_t out[32], const uint8_t sk[32], const uint8_t pk[32],
+                         const uint8_t rnd[32]) MB_MUST_CHECK;
+
+/* ---- Salsa20 family and Poly1305 (NaCl primitives) ------------------------------ */
+
+/* HSalsa20: out = HSalsa20(k, in), with the standard constant "expand 32-byte k".
+ * Secret: k, out. */
+void mb_hsalsa20(uint8_t out[32], const uint8_t in[16], const uint8_t k[32]);
+
+/* XSalsa20 keystream: c[0..len) = keystream(k, n). Secret: k. */
+void mb_xsalsa20(uint8_t *c, size_t len, const uint8_t n[24], const uint8_t k[32]);
+
+/* XSalsa20 encryption: c = m XOR keystream(k, n). c may equal m (in place).
+ * Secret: k, m. */
+void mb_xsalsa20_xor(uint8_t *c, const uint8_t *m, size_t len, const uint8_t n[24],
+                     const uint8_t k[32]);
+
+/* One-time authenticator: tag = Poly1305(k, m). A key MUST NOT be used twice.
+ * Secret: k, m. */
+void mb_poly1305(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t k[32]);
+
+/* 0 if tag == Poly1305(k, m) (compared in constant time), else -1. Secret: k. */
+int mb_poly1305_verify(const uint8_t tag[16], const uint8_t *m, size_t len,
+                       const uint8_t k[32]) MB_MUST_CHECK;
+
+/* ---- secretbox: XSalsa20-Poly1305, libsodium "easy" layout ----------------------- */
+
+/* c[0..16) = tag, c[16..16+mlen) = ciphertext; c holds mlen + 16 bytes.
+ * The nonce MUST NOT repeat under one key. Secret: k, m. c and m must not overlap. */
+void mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+                  const uint8_t k[32]);
+
+/* Verifies the tag of c (clen = 16 + mlen bytes) in constant time before decrypting
+ * anything; m receives clen - 16 bytes. Returns -1 (m zeroed: clen - 16 bytes, if
+ * clen >= 16) on a bad tag or clen < 16. Secret: k. m and c must not overlap. */
+int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
+                      const uint8_t k[32]) MB_MUST_CHECK;
+
+/* Detached layout: ciphertext of mlen bytes in c, tag separately. c may equal m. */
+void mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                           const uint8_t n[24], const uint8_t k[32]);
+int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
+                               const uint8_t tag[16], const uint8_t n[24],
+                               const uint8_t k[32]) MB_MUST_CHECK;
+
+/* ---- box: X25519 + HSalsa20 + secretbox (crypto_box_curve25519xsalsa20poly1305) -- */
+
+/* k = HSalsa20(X25519(sk, pk), 0): the shared key for mb_secretbox*. Returns -1 (k
+ * zeroed) when pk has low order. Secret: sk, k. */
+int mb_box_beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
+
+/* Box m to the holder of pk from the holder of sk: layout as mb_secretbox. Returns -1
+ * (c zeroed, mlen + 16 bytes) when pk has low order. Secret: sk, m. */
+int mb_box(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+           const uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
+int mb_box_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
+                const uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
+int mb_box_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                    const uint8_t n[24], const uint8_t pk[32],
+                    const uint8_t sk[32]) MB_MUST_CHECK;
+int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
+                         const uint8_t n[24], const uint8_t pk[32],
+                         const uint8_t sk[32]) MB_MUST_CHECK;
+
+/* ---- streaming sensor API (seed 003's INIT / UPDATE / FINALIZE) ------------------
+ * Encrypts and authenticates any length with constant RAM. The bytes written by all
+ * updates, in order, equal the ciphertext part of mb_secretbox(m, n, k), and the final
+ * tag equals its first 16 bytes: the receiver opens tag || ciphertext with libsodium's
+ * crypto_secretbox_open_easy (or _detached / crypto_box_open_detached_afternm). */
+typedef struct mb_box_stream {
+    uint32_t opaque[56];   /* 224 bytes; layout private to src/proto/stream.c */
+} mb_box_stream;
+
+/* sizeof(mb_box_stream), for bindings. */
+size_t mb_box_stream_size(void);
+
+/* Start a stream under key k (e.g. from mb_box_beforenm) and nonce n. Secret: k. */
+void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24]);
+
+/* Encrypt len bytes of m into c (len bytes). Any chunk sizes in any split give the same
+ * bytes. c may equal m (in place). Secret: m, the state. */
+void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t len);
+
+/* Write the tag and wipe the state (it must be initialised again before reuse). */
+void mb_box_stream_final(mb_box_stream *s, uint8_t tag[16]);
+
+/* Two-pass opening of a long box kept in external memory (the node never holds the
+ * whole ciphertext). read(ctx, off, buf, len) must copy ciphertext bytes
+ * [off, off+len) into buf and return 0 (nonzero aborts). Pass 1 authenticates all clen
+ * bytes; only if the tag is right does pass 2 read them again, decrypt, and hand the
+ * plaintext out through write(ctx, off, buf, len) in chunks. Pass 2 authenticates
+ * again and returns -1 if the storage changed between passes: the storage MUST NOT be
+ * writable by an attacker while this runs (see docs/DESIGN.md). Returns 0 on success,
+ * -1 on a bad tag (nothing written) or a reader/writer failure. Secret: k. */
+typedef int (*mb_read_fn)(void *ctx, size_t off, uint8_t *buf, size_t len);
+typedef int (*mb_write_fn)(void *ctx, size_t off, const uint8_t *buf, size_t len);
+int mb_secretbox_open_twopass(const uint8_t tag[16], size_t clen, const uint8_t n[24],
+                              const uint8_t k[32], mb_read_fn read, mb_write_fn write,
+                              void *ctx) MB_MUST_CHECK;
+
+/* ---- NIST P-256 ECDH ------------------------------------------------------------- */
+
+/* pk = sk * G, SEC1 uncompressed. Returns -1 (pk zeroed) if sk, read big-endian, is 0 or
+ * >= n. Secret: sk. */
+int mb_p256_base(uint8_t pk[65], const uint8_t sk[32]) MB_MUST_CHECK;
+
+/* shared = x(sk * P), big-endian, where pk encodes P in SEC1 (65 bytes uncompressed or
+ * 33 bytes compressed). Returns -1 with shared zeroed when sk is out of range, the
+ * encoding is malformed, a coordinate is >= p, or P is not on the curve.
+ * Secret: sk, shared. Public: pk. */
+int mb_p256_ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk,
+                 size_t pklen) MB_MUST_CHECK;
+
+/* As mb_p256_ecdh, with the initial Z randomized from rnd (fresh random bytes per call).
+ * Secret: sk, rnd, shared. */
+int mb_p256_ecdh_randomized(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk,
+                            size_t pklen, const uint8_t rnd[32]) MB_MUST_CHECK;
+
+/* SEC1 point encodings. Both validate the point (on the curve, coordinates < p) and
+ * return -1 with the output zeroed if it is not valid. Public data only. */
+int mb_p256_compress(uint8_t out[33], const uint8_t pk[65]) MB_MUST_CHECK;
+int mb_p256_decompress(uint8_t out[65], const uint8_t pk[33]) MB_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MOTEBOX_H */

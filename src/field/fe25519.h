@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GF(2^255-19): the interface every backend provides (layer 1).
+ *
+ * Backends, chosen at build time by MB_RADIX (never by function pointers):
+ *   16  fe25519_r16.c  16 x 16-bit limbs, radix 2^16  (MSP430 representation, seed 000)
+ *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, seed 002)
+ *   64  fe25519_r64.c   5 x 51-bit limbs in uint64_t   (64-bit hosts)
+ * arch/<chip>/ may replace a portable backend file with assembly exporting the same
+ * symbols.
+ *
+ * Value convention of the r16/r32 backends: an fe25519 holds any 256-bit integer; it is
+ * only kept reduced mod 2^256-38 (= 2 * (2^255-19)) during the ladder, and reduced mod
+ * 2^255-19 only in fe25519_tobytes. The r64 backend keeps limbs below 2^52 between
+ * operations. Callers never look inside an fe25519.
+ *
+ * Every operation accepts any fe25519 produced by another operation (Pre/Post: "any
+ * value"), allows the output to alias any input, and runs in time independent of the
+ * values (CT: all inputs may be secret).
+ */
+#ifndef MB_FE25519_H
+#define MB_FE25519_H
+
+#include <stdint.h>
+
+#ifndef MB_RADIX
+#  if defined(__MSP430__)
+#    define MB_RADIX 16
+#  elif defined(__SIZEOF_INT128__)
+#    define MB_RADIX 64
+#  else
+#    define MB_RADIX 32
+#  endif
+#endif
+
+#if MB_RADIX == 16
+typedef struct { uint16_t v[16]; } fe25519;
+#elif MB_RADIX == 32
+typedef struct { uint32_t v[8]; } fe25519;
+#elif MB_RADIX == 64
+typedef struct { uint64_t v[5]; } fe25519;
+#else
+#  error "MB_RADIX must be 16, 32 or 64"
+#endif
+
+/* Backend operations (fe25519_rNN.c or arch/<chip>/). */
+void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g);    /* h = f + g */
+void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g);    /* h = f - g */
+void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g);    /* h = f * g */
+void fe25519_sqr(fe25519 *h, const fe25519 *f);                      /* h = f^2 */
+void fe25519_mul121666(fe25519 *h, const fe25519 *f);                /* h = 121666 f */
+/* Swap f and g if bit == 1, leave them if bit == 0; bit in {0,1}. CT: bit is secret. */
+void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit);
+/* h = s (little-endian); bit 255 of s is ignored (RFC 7748). */
+void fe25519_frombytes(fe25519 *h, const uint8_t s[32]);
+/* s = h fully reduced mod 2^255-19, little-endian. */
+void fe25519_tobytes(uint8_t s[32], const fe25519 *h);
+/* h = small constant c (c < 2^16). */
+void fe25519_set(fe25519 *h, uint16_t c);
+
+/* Radix-independent operations (fe25519.c), built on the above. */
+void fe25519_copy(fe25519 *h, const fe25519 *f);
+/* h = f^(p-2) = 1/f (0 for f = 0): 254 squarings, 11 multiplications. */
+void fe25519_invert(fe25519 *h, const fe25519 *f);
+/* 1 if f == 0 mod 2^255-19, else 0. CT: f may be secret. */
+uint32_t fe25519_iszero(const fe25519 *f);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* Constant-time helpers, little/big-endian loads and stores. Layer 0: includes nothing
+ * of motebox but the public header. Everything here is branch-free and index-free. */
+#ifndef MB_CT_H
+#define MB_CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "motebox.h"
+
+/* Value barrier: hides a value from the optimizer so that mask arithmetic is not turned
+ * back into a branch. An empty asm with the value as in/out operand costs nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MB_BARRIER(x) __asm__("" : "+r"(x))
+#else
+#define MB_BARRIER(x) ((void)0)
+#endif
+
+static inline uint32_t ct_barrier32(uint32_t x) { MB_BARRIER(x); return x; }
+
+/* 0xFFFFFFFF if bit (0 or 1) is 1, else 0. */
+static inline uint32_t ct_mask32(uint32_t bit) { return ct_barrier32(0u - (bit & 1u)); }
+
+/* 1 if x != 0 else 0, without a comparison the compiler could turn into a branch. */
+static inline uint32_t ct_nonzero32(uint32_t x) { return (x | (0u - x)) >> 31; }
+
+/* 1 if a < b (unsigned), else 0. */
+static inline uint32_t ct_lt32(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a - (uint64_t)b) >> 63);
+}
+
+/* Little-endian and big-endian byte order helpers. */
+static inline uint32_t load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline void store32_le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline uint32_t load32_be(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline void store32_be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+/* Copy / zero without libc (freestanding builds have no memcpy guarantee). */
+static inline void mb_copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) d[i] = s[i];
+}
+
+/* OR of all bytes of a[0..n): 0 iff all zero. Time depends on n only. */
+static inline uint32_t ct_or_bytes(const uint8_t *a, size_t n)
+{
+    uint32_t acc = 0;
+    size_t i;
+    for (i = 0; i < n; i++) acc |= a[i];
+    return acc;
+}
+
+/* Zero-output helper for failure paths: wipe iff fail (a public outcome). */
+#define MB_FAIL_ZERO(buf, len) mb_wipe((buf), (len))
+
+#endif

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+"""Shared fixtures: every field backend's build of the library, and the vectors."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+BUILD = Path(os.environ.get("MOTEBOX_BUILD", REPO / "build"))
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "python"))
+
+import motebox  # noqa: E402
+
+RADIXES = (16, 32, 64)
+
+
+def backend_path(radix):
+    return BUILD / "host" / f"r{radix}" / "libmotebox.so"
+
+
+@pytest.fixture(scope="session", params=RADIXES, ids=lambda r: f"r{r}")
+def lib(request):
+    """The library built with each field backend in turn."""
+    path = backend_path(request.param)
+    if not path.exists():
+        pytest.fail(f"{path} missing: run `make` first")
+    library = motebox.Library(path)
+    library.radix = request.param
+    return library
+
+
+@pytest.fixture(scope="session")
+def default_lib():
+    return motebox.Library(BUILD / "host" / "libmotebox.so")
