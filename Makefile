@@ -10,9 +10,14 @@ PYTEST_ARGS ?=
 
 # Fragments append to these.
 APT_PACKAGES := build-essential python3-venv clang lld llvm libsodium-dev libssl-dev valgrind
-TEST_DEPS    :=   # things `make test` builds before running pytest
-BENCH_STEPS  :=   # phony targets, each writes bench/results/<target>.json
-DEMO_TARGET  ?= demo-host
+# things `make test` builds before running pytest
+TEST_DEPS    :=
+# phony targets, each writes bench/results/<target>.json
+BENCH_STEPS  :=
+# firmware the demo's node needs
+DEMO_DEPS    :=
+# Where `make demo` runs the sensor node: host, m4 or msp430.
+NODE         ?= host
 
 .PHONY: all setup apt venv test demo bench clean
 all: host
@@ -31,13 +36,19 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	@touch $@
 
 # --- the two user commands ---------------------------------------------------
-test: setup all $(TEST_DEPS)
+# Installation first, then the builds in parallel.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test: setup
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(TEST_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
 
-demo: setup all
-	@$(MAKE) --no-print-directory $(DEMO_TARGET)
+demo: setup
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(DEMO_DEPS)
+	@$(PY) -m motebox.demo --node $(NODE)
 
-bench: setup all $(BENCH_STEPS)
+bench: setup
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@$(MAKE) --no-print-directory $(BENCH_STEPS)
 	$(PY) -m motebox.bench_report
 
 clean:
