@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Additive GF(2^255-19) operations for the Cortex-M4, values mod 2^256-38 (fe25519.h).
+ *
+ *   void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f + g
+ *   void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f - g
+ *   void fe25519_mul121666(fe25519 *h, const fe25519 *f);               h = 121666 f
+ *   void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit);           swap if bit
+ * and, for the assembly ladder (internal convention: clobber r0-r12, keep lr):
+ *   fe25519_addsub_fast(s, d, f, g)       s = f + g, d = f - g   (r0-r3)
+ *   fe25519_sub_fast(h, f, g)             h = f - g
+ *   fe25519_mul121666add_fast(h, f, g)    h = 121666 f + g
+ *   fe25519_cswap2_fast(w, bit)           swap w[0..63] with w[64..127] if bit
+ *
+ * Inputs: any 256-bit values; outputs < 2^256 and congruent mod 2^256-38. Outputs may
+ * alias inputs (all loads happen before the stores), except that the sum s of
+ * fe25519_addsub_fast must not alias f or g (it is stored before d is computed).
+ * Clobbers: C entries r0-r3, r12 (r4-r11, lr saved: 36 bytes of stack); _fast entries
+ * r0-r12 (4-16 bytes of stack).
+ * CT: all inputs secret, bit too. No branch; carries become masks via SBC.
+ */
+    .syntax unified
+    .thumb
+    .text
+
+/* [r0] = [r1] + [r2]. A carry out of bit 256 is worth 38. Folding 38*carry can carry
+ * out once more only if the sum wrapped to below 38, and then +38 on word 0 cannot
+ * overflow. Register map: r4-r11 = f then h, r1/r3/r12/lr = g words. */
+    .macro  FE_ADD
+    ldm     r1, {r4-r11}
+    ldm     r2!, {r1, r3, r12, lr}
+    adds    r4, r4, r1
+    adcs    r5, r5, r3
+    adcs    r6, r6, r12
+    adcs    r7, r7, lr
+    ldm     r2, {r1, r3, r12, lr}
+    adcs    r8, r8, r1
+    adcs    r9, r9, r3
+    adcs    r10, r10, r12
+    adcs    r11, r11, lr
+    mov     r12, #38
+    sbc     r3, r3, r3           /* carry ? 0 : -1 */
+    bic     r3, r12, r3          /* carry ? 38 : 0 */
+    adds    r4, r4, r3
+    adcs    r5, r5, #0
+    adcs    r6, r6, #0
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, #0
+    adcs    r11, r11, #0
+    sbc     r3, r3, r3
+    bic     r3, r12, r3
+    add     r4, r4, r3
+    stm     r0, {r4-r11}
+    .endm
+
+/* [r0] = [r1] - [r2]. A borrow out of bit 256 means we hold f - g + 2^256; subtract 38
+ * to get f - g + (2^256-38). If that borrows again the value wrapped to >= 2^256-38,
+ * so word 0 is >= 2^32-38 and subtracting 38 once more cannot borrow. */
+    .macro  FE_SUB
+    ldm     r1, {r4-r11}
+    ldm     r2!, {r1, r3, r12, lr}
+    subs    r4, r4, r1
+    sbcs    r5, r5, r3
+    sbcs    r6, r6, r12
+    sbcs    r7, r7, lr
+    ldm     r2, {r1, r3, r12, lr}
+    sbcs    r8, r8, r1
+    sbcs    r9, r9, r3
+    sbcs    r10, r10, r12
+    sbcs    r11, r11, lr
+    mov     r12, #38
+    sbc     r3, r3, r3           /* borrow ? -1 : 0 */
+    and     r3, r3, r12          /* borrow ? 38 : 0 */
+    subs    r4, r4, r3
+    sbcs    r5, r5, #0
+    sbcs    r6, r6, #0
+    sbcs    r7, r7, #0
+    sbcs    r8, r8, #0
+    sbcs    r9, r9, #0
+    sbcs    r10, r10, #0
+    sbcs    r11, r11, #0
+    sbc     r3, r3, r3
+    and     r3, r3, r12
+    sub     r4, r4, r3
+    stm     r0, {r4-r11}
+    .endm
+
+/* Masked swap of 4n words at [r0] and [r1], mask in r2: t = (f ^ g) & m; f ^= t;
+ * g ^= t. Register map: r3-r6 = f words, r7-r10 = g words, r11/r12 = temporaries. */
+    .macro  CSWAP_WORDS n
+    .rept   \n
+    ldm     r0, {r3-r6}
+    ldm     r1, {r7-r10}
+    eor     r11, r3, r7
+    and     r11, r11, r2
+    eor     r3, r3, r11
+    eor     r7, r7, r11
+    eor     r12, r4, r8
+    and     r12, r12, r2
+    eor     r4, r4, r12
+    eor     r8, r8, r12
+    eor     r11, r5, r9
+    and     r11, r11, r2
+    eor     r5, r5, r11
+    eor     r9, r9, r11
+    eor     r12, r6, r10
+    and     r12, r12, r2
+    eor     r6, r6, r12
+    eor     r10, r10, r12
+    stm     r0!, {r3-r6}
+    stm     r1!, {r7-r10}
+    .endr
+    .endm
+
+    .global fe25519_add
+    .type   fe25519_add, %function
+    .thumb_func
+fe25519_add:
+    push    {r4-r11, lr}
+    FE_ADD
+    pop     {r4-r11, pc}
+    .size   fe25519_add, .-fe25519_add
+
+    .global fe25519_sub
+    .type   fe25519_sub, %function
+    .thumb_func
+fe25519_sub:
+    push    {r4-r11, lr}
+    FE_SUB
+    pop     {r4-r11, pc}
+    .size   fe25519_sub, .-fe25519_sub
+
+    .global fe25519_sub_fast
+    .type   fe25519_sub_fast, %function
+    .thumb_func
+fe25519_sub_fast:
+    push    {lr}
+    FE_SUB
+    pop     {pc}
+    .size   fe25519_sub_fast, .-fe25519_sub_fast
+
+/* s = f + g into [r0], d = f - g into [r1], f = [r2], g = [r3]. */
+    .global fe25519_addsub_fast
+    .type   fe25519_addsub_fast, %function
+    .thumb_func
+fe25519_addsub_fast:
+    push    {r1-r3, lr}
+    mov     r1, r2
+    mov     r2, r3
+    FE_ADD
+    pop     {r0-r2}
+    FE_SUB
+    pop     {pc}
+    .size   fe25519_addsub_fast, .-fe25519_addsub_fast
+
+/* h = 121666 f: one UMAAL chain with the constant, then the carry word (< 121666)
+ * times 38 folded in as for a product. Register map: r4-r11 = f then h, r2 = carry,
+ * r3 = 121666, r12 = 38. */
+    .global fe25519_mul121666
+    .type   fe25519_mul121666, %function
+    .thumb_func
+fe25519_mul121666:
+    push    {r4-r11, lr}
+    ldm     r1, {r4-r11}
+    movw    r3, #:lower16:121666
+    movt    r3, #:upper16:121666
+    umull   r4, r2, r4, r3
+    .irp    f, r5, r6, r7, r8, r9, r10, r11
+    mov     r1, #0
+    umaal   r1, r2, \f, r3
+    mov     \f, r1
+    .endr
+    mov     r12, #38
+    mov     r1, #0
+    umaal   r4, r1, r2, r12      /* r4 += 38 * carry; r1 = its carry */
+    adds    r5, r5, r1
+    adcs    r6, r6, #0
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, #0
+    adcs    r11, r11, #0
+    sbc     r3, r3, r3
+    bic     r3, r12, r3
+    add     r4, r4, r3
+    stm     r0, {r4-r11}
+    pop     {r4-r11, pc}
+    .size   fe25519_mul121666, .-fe25519_mul121666
+
+/* h = 121666 f + g: the words of g are the UMAAL addends. Each g word is loaded into
+ * the register the previous f word just freed, so the result lands in ascending
+ * registers r1, r4-r10 without moves. Register map: r4-r11 = f, r12 = carry,
+ * r3 = 121666 (then 38), r2 = g. */
+    .global fe25519_mul121666add_fast
+    .type   fe25519_mul121666add_fast, %function
+    .thumb_func
+fe25519_mul121666add_fast:
+    push    {r0, lr}
+    ldm     r1, {r4-r11}
+    movw    r3, #:lower16:121666
+    movt    r3, #:upper16:121666
+    mov     r12, #0
+    ldr     r1, [r2, #0]
+    umaal   r1, r12, r4, r3
+    ldr     r4, [r2, #4]
+    umaal   r4, r12, r5, r3
+    ldr     r5, [r2, #8]
+    umaal   r5, r12, r6, r3
+    ldr     r6, [r2, #12]
+    umaal   r6, r12, r7, r3
+    ldr     r7, [r2, #16]
+    umaal   r7, r12, r8, r3
+    ldr     r8, [r2, #20]
+    umaal   r8, r12, r9, r3
+    ldr     r9, [r2, #24]
+    umaal   r9, r12, r10, r3
+    ldr     r10, [r2, #28]
+    umaal   r10, r12, r11, r3
+    mov     r11, #38
+    mov     r3, #0
+    umaal   r1, r3, r12, r11     /* word 0 += 38 * carry; r3 = its carry (<= 1) */
+    adds    r4, r4, r3
+    adcs    r5, r5, #0
+    adcs    r6, r6, #0
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, #0
+    sbc     r3, r3, r3
+    bic     r3, r11, r3
+    add     r1, r1, r3
+    pop     {r0}
+    stm     r0, {r1, r4-r10}
+    pop     {pc}
+    .size   fe25519_mul121666add_fast, .-fe25519_mul121666add_fast
+
+    .global fe25519_cswap
+    .type   fe25519_cswap, %function
+    .thumb_func
+fe25519_cswap:
+    push    {r4-r11, lr}
+    and     r2, r2, #1
+    rsb     r2, r2, #0
+    CSWAP_WORDS 2
+    pop     {r4-r11, pc}
+    .size   fe25519_cswap, .-fe25519_cswap
+
+/* The ladder keeps (x2, z2) and (x3, z3) adjacent: one call swaps both pairs, with SEL
+ * (one cycle, byte-wise select on the APSR.GE flags) instead of three masked EORs a word.
+ * USUB8 of 0 - mask sets GE = 1111 for bit 0 (no borrow) and 0000 for bit 1: GE is
+ * derived arithmetically from the secret bit, never branched on.
+ * Register map: r3-r6 = x words, r7-r10 = the other pair's words, then the swapped
+ * ones; r2, r11, r12, lr = selected x words. */
+    .global fe25519_cswap2_fast
+    .type   fe25519_cswap2_fast, %function
+    .thumb_func
+fe25519_cswap2_fast:
+    push    {lr}
+    and     r2, r1, #1
+    rsb     r2, r2, #0
+    mov     r3, #0
+    usub8   r3, r3, r2
+    add     r1, r0, #64
+    .rept   4
+    ldm     r0, {r3-r6}
+    ldm     r1, {r7-r10}
+    sel     r2, r3, r7
+    sel     r7, r7, r3
+    sel     r11, r4, r8
+    sel     r8, r8, r4
+    sel     r12, r5, r9
+    sel     r9, r9, r5
+    sel     lr, r6, r10
+    sel     r10, r10, r6
+    stm     r0!, {r2, r11, r12, lr}
+    stm     r1!, {r7-r10}
+    .endr
+    pop     {pc}
+    .size   fe25519_cswap2_fast, .-fe25519_cswap2_fast
