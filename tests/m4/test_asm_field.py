@@ -40,7 +40,7 @@ def cpu(tmp_path_factory):
             if seg["p_type"] == "PT_LOAD":
                 uc.mem_write(seg["p_paddr"], seg.data())
         for s in e.get_section_by_name(".symtab").iter_symbols():
-            if s.name.startswith(("fe25519_", "x25519_")):
+            if s.name.startswith(("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_")):
                 syms[s.name] = s["st_value"] & ~1
     uc.mem_write(STOP, b"\x00\xbe")   # bkpt, never executed: emulation stops at STOP
 
@@ -199,3 +199,63 @@ def test_ladder_steps_vs_libsodium(cpu):
         got = x2 * pow(z2, P - 2, P) % P
         want = nacl.bindings.crypto_scalarmult(bytes(k), u.to_bytes(32, "little"))
         assert got.to_bytes(32, "little") == want
+
+
+SIGMA = b"expand 32-byte k"
+
+
+def test_salsa20_against_libsodium(cpu):
+    """hsalsa20 and salsa20_block in assembly, composed into XSalsa20 as
+    src/sym/xsalsa20.c does, against libsodium: crypto_box_beforenm is
+    HSalsa20(X25519 shared, 0), and crypto_secretbox of zeros reveals the XSalsa20
+    keystream from byte 32 on. Unaligned buffers on purpose (the M4 allows single
+    unaligned LDR/STR; LDM/LDRD would fault)."""
+    import nacl.bindings as nb
+    uc, call = cpu
+    rng = random.Random(13)
+    OUT, IN, K, C = RAM + 0x2001, RAM + 0x2103, RAM + 0x2202, RAM + 0x2301
+    for _ in range(20):
+        sk, pk = rng.randbytes(32), nb.crypto_scalarmult_base(rng.randbytes(32))
+        shared = nb.crypto_scalarmult(sk, pk)
+        uc.mem_write(IN, bytes(16))
+        uc.mem_write(K, shared)
+        uc.mem_write(C, SIGMA)
+        call("hsalsa20", OUT, IN, K, C)
+        assert bytes(uc.mem_read(OUT, 32)) == nb.crypto_box_beforenm(pk, sk)
+
+        key, nonce = rng.randbytes(32), rng.randbytes(24)
+        uc.mem_write(IN, nonce[:16])
+        uc.mem_write(K, key)
+        call("hsalsa20", OUT, IN, K, C)
+        subkey = bytes(uc.mem_read(OUT, 32))
+        stream = b""
+        for ctr in range(4):
+            uc.mem_write(IN, nonce[16:] + ctr.to_bytes(8, "little"))
+            uc.mem_write(K, subkey)
+            call("salsa20_block", OUT, IN, K)
+            stream += bytes(uc.mem_read(OUT, 64))
+        box = nb.crypto_secretbox(bytes(224), nonce, key)       # tag || keystream[32:256]
+        assert stream[32:] == box[16:]
+
+
+def test_poly1305_block(cpu):
+    """poly1305_block on the portable 26-bit state against Python integers:
+    h' = (h + m + hibit 2^128) r mod 2^130-5, limbs back within their bounds."""
+    uc, call = cpu
+    rng = random.Random(17)
+    p = 2**130 - 5
+    ST, BLK = RAM + 0x3000, RAM + 0x3101
+    limbs = lambda x: [(x >> (26 * i)) & (2**26 - 1) for i in range(5)]
+    for n in range(3000):
+        r = rng.getrandbits(128) & 0x0ffffffc0ffffffc0ffffffc0fffffff
+        hl = [rng.choice([0, 2**26 - 1, rng.getrandbits(26)]) for _ in range(5)]
+        hl[1] += rng.choice([0, 2**6 - 1])           # the bound left by the last carry
+        m = rng.choice([0, 2**128 - 1, rng.getrandbits(128)])
+        hibit = n % 2
+        uc.mem_write(ST, b"".join(v.to_bytes(4, "little") for v in limbs(r) + hl))
+        uc.mem_write(BLK, m.to_bytes(16, "little"))
+        call("poly1305_block", ST, BLK, hibit)
+        out = [int.from_bytes(uc.mem_read(ST + 20 + 4 * i, 4), "little") for i in range(5)]
+        assert all(v < 2**26 for v in out[:1] + out[2:]) and out[1] < 2**26 + 2**6
+        h = sum(v << (26 * i) for i, v in enumerate(hl))
+        assert sum(v << (26 * i) for i, v in enumerate(out)) % p == (h + m + (hibit << 128)) * r % p
