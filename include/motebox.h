@@ -110,11 +110,14 @@ void mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24]
 
 /* Verifies the tag of c (clen = 16 + mlen bytes) in constant time before decrypting
  * anything; m receives clen - 16 bytes. Returns -1 (m zeroed: clen - 16 bytes, if
- * clen >= 16) on a bad tag or clen < 16. Secret: k. m and c must not overlap. */
+ * clen >= 16) on a bad tag or clen < 16. The outcome is applied as a mask to every
+ * output byte, so a forged box never puts plaintext in m (not even transiently) and
+ * takes the same time as a genuine one. Secret: k. m and c must not overlap. */
 int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
                       const uint8_t k[32]) MB_MUST_CHECK;
 
-/* Detached layout: ciphertext of mlen bytes in c, tag separately. c may equal m. */
+/* Detached layout: ciphertext of mlen bytes in c, tag separately. c may equal m (also
+ * for the open: m may equal c). */
 void mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
                            const uint8_t n[24], const uint8_t k[32]);
 int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,

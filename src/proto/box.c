@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* secretbox (XSalsa20-Poly1305) and box (X25519 + HSalsa20 + secretbox), NaCl layout
+ * rules with libsodium's "easy" placement: c = tag(16) || ciphertext.
+ *
+ * The Poly1305 key is the first 32 bytes of keystream block 0; the message is
+ * encrypted with the rest of block 0 and the following blocks; the tag covers the
+ * ciphertext only.
+ *
+ * Failures never branch: a low-order public key or a wrong tag turns into an all-zero
+ * byte mask that is ANDed into every output byte as it is produced. So an open checks
+ * the tag before it produces any plaintext byte, a forged box yields zeros (never
+ * unverified plaintext, not even transiently), and the time taken does not depend on
+ * whether the check passed. */
+#include "util/ct.h"
+#include "sym/salsa20.h"
+#include "sym/poly1305.h"
+
+static const uint8_t zero16[16] = { 0 };
+
+/* Keystream of the secretbox under (n, k): subkey and input of block 1 into subkey/in,
+ * block 0 into block0 (its first 32 bytes are the Poly1305 key).
+ * CT: k, subkey, block0 secret. */
+static void secretbox_start(uint8_t subkey[32], uint8_t in[16], uint8_t block0[64],
+                            const uint8_t n[24], const uint8_t k[32])
+{
+    xsalsa20_setup(subkey, in, n, k);
+    salsa20_block(block0, in, subkey);
+    salsa20_next(in);
+}
+
+/* out[i] = (x[i] ^ keystream[i]) & mask over the message keystream: block[32..64) of
+ * block 0, then blocks 1, 2, ..., each generated into block (its Poly1305-key half
+ * has been absorbed already, so the buffer is reused: 64 bytes less stack).
+ * out may equal x. CT: keystream, x and mask secret; loops depend on len only. */
+static void xor_masked(uint8_t *out, const uint8_t *x, size_t len, uint8_t block[64],
+                       uint8_t in[16], const uint8_t subkey[32], uint8_t mask)
+{
+    size_t i, n = len < 32 ? len : 32;
+    for (i = 0; i < n; i++) out[i] = (uint8_t)((x[i] ^ block[32 + i]) & mask);
+    for (len -= n; len > 0; len -= n) {
+        out += n;
+        x += n;
+        salsa20_block(block, in, subkey);
+        salsa20_next(in);
+        n = len < 64 ? len : 64;
+        for (i = 0; i < n; i++) out[i] = (uint8_t)((x[i] ^ block[i]) & mask);
+    }
+}
+
+/* Seal; every output byte ANDed with mask (0xff, or 0 to produce all zeros).
+ * CT: k, m and mask secret. */
+static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                        const uint8_t n[24], const uint8_t k[32], uint8_t mask)
+{
+    uint8_t subkey[32], in[16], block0[64];
+    poly1305_state mac;
+    int i;
+
+    secretbox_start(subkey, in, block0, n, k);
+    poly1305_init(&mac, block0);
+    xor_masked(c, m, mlen, block0, in, subkey, mask);
+    poly1305_update(&mac, c, mlen);
+    poly1305_final(&mac, tag);
+    for (i = 0; i < 16; i++) tag[i] &= mask;
+    mb_wipe(subkey, sizeof subkey);
+    mb_wipe(block0, sizeof block0);
+}
+
+/* Open; ok_in is 1 (go ahead) or 0 (fail anyway). Returns 1 if ok_in and the tag is
+ * right, else 0; m holds the plaintext, or zeros.
+ * CT: k, the keystream and the outcome are secret here (the outcome becomes public
+ * only through the return value); no branch depends on them. */
+static uint32_t open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
+                            const uint8_t n[24], const uint8_t k[32], uint32_t ok_in)
+{
+    uint8_t subkey[32], in[16], block0[64], t[16];
+    poly1305_state mac;
+    uint32_t ok;
+
+    secretbox_start(subkey, in, block0, n, k);
+    poly1305_init(&mac, block0);
+    poly1305_update(&mac, c, clen);
+    poly1305_final(&mac, t);
+    ok = ok_in & (uint32_t)(mb_verify16(t, tag) + 1);   /* verify16: 0 or -1 */
+    xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(ok));
+    mb_wipe(subkey, sizeof subkey);
+    mb_wipe(block0, sizeof block0);
+    mb_wipe(t, sizeof t);
+    return ok;
+}
+
+/* CT: k and m secret; see seal_masked. */
+void mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                           const uint8_t n[24], const uint8_t k[32])
+{
+    seal_masked(c, tag, m, mlen, n, k, 0xff);
+}
+
+/* CT: as mb_secretbox_detached. */
+void mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+                  const uint8_t k[32])
+{
+    seal_masked(c + 16, c, m, mlen, n, k, 0xff);
+}
+
+/* CT: k secret; see open_masked. */
+int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
+                               const uint8_t tag[16], const uint8_t n[24],
+                               const uint8_t k[32])
+{
+    return (int)open_masked(m, c, clen, tag, n, k, 1) - 1;
+}
+
+/* CT: as mb_secretbox_open_detached; clen is public. */
+int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
+                      const uint8_t k[32])
+{
+    if (clen < 16) return -1;
+    return (int)open_masked(m, c + 16, clen - 16, c, n, k, 1) - 1;
+}
+
+/* k = HSalsa20(X25519(sk, pk), 0), or zeros. Returns 1 if pk was fine, else 0.
+ * CT: sk, the shared secret and k secret; mb_x25519's result is used as a mask. */
+static uint32_t beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32])
+{
+    uint8_t s[32], mask;
+    uint32_t ok;
+    int i;
+    ok = (uint32_t)(mb_x25519(s, sk, pk) + 1);   /* 0 or -1 -> 1 or 0 */
+    hsalsa20(k, zero16, s, salsa20_sigma);
+    mask = (uint8_t)ct_mask32(ok);
+    for (i = 0; i < 32; i++) k[i] &= mask;
+    mb_wipe(s, sizeof s);
+    return ok;
+}
+
+/* CT: sk, k secret; see beforenm. */
+int mb_box_beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32])
+{
+    return (int)beforenm(k, pk, sk) - 1;
+}
+
+/* CT: sk, m and the shared key secret; the key is wiped. */
+int mb_box_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                    const uint8_t n[24], const uint8_t pk[32], const uint8_t sk[32])
+{
+    uint8_t k[32];
+    uint32_t ok = beforenm(k, pk, sk);
+    seal_masked(c, tag, m, mlen, n, k, (uint8_t)ct_mask32(ok));
+    mb_wipe(k, sizeof k);
+    return (int)ok - 1;
+}
+
+/* CT: as mb_box_detached. */
+int mb_box(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+           const uint8_t pk[32], const uint8_t sk[32])
+{
+    return mb_box_detached(c + 16, c, m, mlen, n, pk, sk);
+}
+
+/* CT: sk and the shared key secret; see open_masked. */
+int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
+                         const uint8_t n[24], const uint8_t pk[32], const uint8_t sk[32])
+{
+    uint8_t k[32];
+    uint32_t ok = beforenm(k, pk, sk);
+    ok = open_masked(m, c, clen, tag, n, k, ok);
+    mb_wipe(k, sizeof k);
+    return (int)ok - 1;
+}
+
+/* CT: as mb_box_open_detached; clen is public. */
+int mb_box_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
+                const uint8_t pk[32], const uint8_t sk[32])
+{
+    if (clen < 16) return -1;
+    return mb_box_open_detached(m, c + 16, clen - 16, c, n, pk, sk);
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The Poly1305 block function on the 26-bit-limb state of poly1305.h. arch/<chip>/ may
+ * replace this file whole (arch/cortex-m4/poly1305_block.S). */
+#include "util/ct.h"
+#include "sym/poly1305.h"
+
+#define M26 0x3ffffffu
+
+/* 32x32 -> 64-bit product. Both factors fit in 32 bits by construction. */
+static uint64_t mul32(uint32_t a, uint32_t b) { return (uint64_t)a * b; }
+
+/* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20.c):
+ * the loop form is about half the code on MSP430 at -Os, the unrolled form faster on
+ * 32/64-bit targets. Default: compact for the 16-bit profile. */
+#ifndef MB_POLY1305_COMPACT
+#  if defined(__MSP430__) || (defined(MB_RADIX) && MB_RADIX == 16)
+#    define MB_POLY1305_COMPACT 1
+#  else
+#    define MB_POLY1305_COMPACT 0
+#  endif
+#endif
+
+#if MB_POLY1305_COMPACT
+/* h = (h + block + hibit * 2^128) * r mod 2^130-5, as loops over public indices:
+ * column i sums h[j] * r[i-j] for j <= i and h[j] * 5*r[i-j+5] for j > i. Bounds
+ * and carries as in the unrolled version below.
+ * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts;
+ * the branch on j <= i depends on loop indices only. */
+void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
+{
+    uint32_t h[5], s5[5], c;
+    uint64_t d;
+    int i, j;
+
+    h[0] = st->h[0] + (load32_le(b + 0) & M26);
+    h[1] = st->h[1] + ((load32_le(b + 3) >> 2) & M26);
+    h[2] = st->h[2] + ((load32_le(b + 6) >> 4) & M26);
+    h[3] = st->h[3] + ((load32_le(b + 9) >> 6) & M26);
+    h[4] = st->h[4] + ((load32_le(b + 12) >> 8) | ((uint32_t)hibit << 24));
+    for (i = 0; i < 5; i++) s5[i] = st->r[i] * 5u;
+
+    c = 0;
+    for (i = 0; i < 5; i++) {
+        d = c;
+        for (j = 0; j < 5; j++) d += mul32(h[j], j <= i ? st->r[i - j] : s5[i - j + 5]);
+        st->h[i] = (uint32_t)d & M26;
+        c = (uint32_t)(d >> 26);
+    }
+    st->h[0] += c * 5u;
+    c = st->h[0] >> 26;
+    st->h[0] &= M26;
+    st->h[1] += c;
+}
+#else
+/* h = (h + block + hibit * 2^128) * r mod 2^130-5, h partially reduced.
+ * Bounds: on entry h limbs < 2^26 except h[1] < 2^26 + 2^6 (from the last carry), so
+ * after adding the block h limbs < 2^27; clamping gives r0..r3 < 2^26, r4 < 2^20, so
+ * 5*r1..5*r3 < 2^28.33, 5*r4 < 2^22.33. Each column then sums to < 2^57 (the largest,
+ * d0, to < 1.9 * 2^56), so every carry d >> 26 fits in 31 bits.
+ * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts. */
+void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
+{
+    uint32_t h0, h1, h2, h3, h4, r0, r1, r2, r3, r4, s1, s2, s3, s4, c;
+    uint64_t d0, d1, d2, d3, d4;
+
+    r0 = st->r[0]; r1 = st->r[1]; r2 = st->r[2]; r3 = st->r[3]; r4 = st->r[4];
+    /* 2^130 = 5 mod p, so limb products that land at 2^130 and above come back times 5.
+     * r limbs are clamped below 2^26, so 5*r fits in 29 bits. */
+    s1 = r1 * 5u; s2 = r2 * 5u; s3 = r3 * 5u; s4 = r4 * 5u;
+
+    h0 = st->h[0] + (load32_le(b + 0) & M26);
+    h1 = st->h[1] + ((load32_le(b + 3) >> 2) & M26);
+    h2 = st->h[2] + ((load32_le(b + 6) >> 4) & M26);
+    h3 = st->h[3] + ((load32_le(b + 9) >> 6) & M26);
+    h4 = st->h[4] + ((load32_le(b + 12) >> 8) | ((uint32_t)hibit << 24));
+
+    d0 = mul32(h0, r0) + mul32(h1, s4) + mul32(h2, s3) + mul32(h3, s2) + mul32(h4, s1);
+    d1 = mul32(h0, r1) + mul32(h1, r0) + mul32(h2, s4) + mul32(h3, s3) + mul32(h4, s2);
+    d2 = mul32(h0, r2) + mul32(h1, r1) + mul32(h2, r0) + mul32(h3, s4) + mul32(h4, s3);
+    d3 = mul32(h0, r3) + mul32(h1, r2) + mul32(h2, r1) + mul32(h3, r0) + mul32(h4, s4);
+    d4 = mul32(h0, r4) + mul32(h1, r3) + mul32(h2, r2) + mul32(h3, r1) + mul32(h4, r0);
+
+    /* Carry chain; the carry out of limb 4 re-enters limb 0 times 5. d4 has no 5*r
+     * terms (d4 < 4 * 2^27 * 2^26 + 2^27 * 2^20 + 2^31 < 2^55.1), so its carry is
+     * < 2^29.1 and carry * 5 < 2^31.5 fits. */
+    c = (uint32_t)(d0 >> 26); h0 = (uint32_t)d0 & M26;
+    d1 += c; c = (uint32_t)(d1 >> 26); h1 = (uint32_t)d1 & M26;
+    d2 += c; c = (uint32_t)(d2 >> 26); h2 = (uint32_t)d2 & M26;
+    d3 += c; c = (uint32_t)(d3 >> 26); h3 = (uint32_t)d3 & M26;
+    d4 += c; c = (uint32_t)(d4 >> 26); h4 = (uint32_t)d4 & M26;
+    h0 += c * 5u; c = h0 >> 26; h0 &= M26;
+    h1 += c;
+
+    st->h[0] = h0; st->h[1] = h1; st->h[2] = h2; st->h[3] = h3; st->h[4] = h4;
+}
+#endif
