@@ -9,6 +9,7 @@ Every function of `Library` is available at module level on the default build
 (build/host/libmotebox.so, or $MOTEBOX_LIB).
 """
 from ._native import BadBox, BadKey, BoxStream, Library, MoteboxError, default_lib_path
+from . import p256  # noqa: E402,F401  (attaches the P-256 methods to Library)
 
 __all__ = ["BadBox", "BadKey", "BoxStream", "Library", "MoteboxError", "default_lib_path", "lib"]
 

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Host benchmark of P-256: TSC ticks per mb_p256_base / mb_p256_ecdh for each field
+ * backend (r16, r32, r64) beside the system OpenSSL (EVP API), all in one process and one
+ * run. Writes the JSON of bench/results/host-p256.json (schema:
+ * python/motebox/bench_report.py) to stdout.
+ *
+ * The three builds of libmotebox export the same names, so mk/p256.mk links copies of
+ * each radix's libmotebox.a with every global symbol prefixed (r16_mb_p256_base, ...).
+ * OpenSSL rows: "base" is EVP_PKEY_keygen (a fresh random scalar times G, what OpenSSL
+ * does to make a key pair); "ecdh" is EVP_PKEY_derive_init + set_peer (which validates
+ * the peer key, as motebox does on every call) + derive.
+ *
+ * Usage: host_bench_p256 "COMPILER AND FLAGS" [runs]   */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include "motebox.h"
+
+#define DECLARE(P)                                                                       \
+    int P##mb_p256_base(uint8_t *, const uint8_t *);                                     \
+    int P##mb_p256_ecdh(uint8_t *, const uint8_t *, const uint8_t *, size_t);            \
+    int P##mb_p256_ecdh_randomized(uint8_t *, const uint8_t *, const uint8_t *, size_t,  \
+                                   const uint8_t *);                                     \
+    int P##mb_p256_compress(uint8_t *, const uint8_t *);
+DECLARE(r16_)
+DECLARE(r32_)
+DECLARE(r64_)
+
+struct impl {
+    const char *name;
+    int (*base)(uint8_t *, const uint8_t *);
+    int (*ecdh)(uint8_t *, const uint8_t *, const uint8_t *, size_t);
+    int (*ecdh_r)(uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *);
+    int (*compress)(uint8_t *, const uint8_t *);
+};
+#define IMPL(P, NAME) { NAME, P##mb_p256_base, P##mb_p256_ecdh, P##mb_p256_ecdh_randomized, \
+                        P##mb_p256_compress }
+
+static uint64_t ticks(void)
+{
+    unsigned aux;
+    return __rdtscp(&aux);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int first_row = 1;
+
+static void row(const char *op, const char *impl, uint64_t *s, int runs)
+{
+    qsort(s, (size_t)runs, sizeof s[0], cmp_u64);
+    printf("%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"cycles\": {\"min\": %llu, \"median\": %llu, "
+           "\"max\": %llu}, \"code\": null, \"stack\": null, \"reference\": null}",
+           first_row ? "" : ",", op, impl, (unsigned long long)s[0],
+           (unsigned long long)s[runs / 2], (unsigned long long)s[runs - 1]);
+    first_row = 0;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "host_bench_p256: %s failed\n", what);
+    exit(1);
+}
+
+/* A valid scalar from a simple generator (values only need to be in range). */
+static void scalar(uint8_t sk[32], uint32_t *seed)
+{
+    int i;
+    for (i = 0; i < 32; i++) {
+        *seed = *seed * 1664525u + 1013904223u;
+        sk[i] = (uint8_t)(*seed >> 24);
+    }
+    sk[0] &= 0x7f;
+    sk[31] |= 1;
+}
+
+static void bench_motebox(const struct impl *im, int runs, uint64_t *s)
+{
+    uint8_t sk[32], peer_sk[32], pk[65], pkc[33], out[65], rnd[32];
+    char label[96];
+    uint32_t seed = 1;
+    uint64_t t;
+    int i;
+
+    scalar(peer_sk, &seed);
+    if (im->base(pk, peer_sk) != 0 || im->compress(pkc, pk) != 0) fail("peer key");
+    memset(rnd, 0x5a, sizeof rnd);
+
+    for (i = 0; i < runs; i++) {
+        scalar(sk, &seed);
+        t = ticks();
+        if (im->base(out, sk) != 0) fail("mb_p256_base");
+        s[i] = ticks() - t;
+    }
+    snprintf(label, sizeof label, "motebox %s", im->name);
+    row("p256_base", label, s, runs);
+    for (i = 0; i < runs; i++) {
+        scalar(sk, &seed);
+        t = ticks();
+        if (im->ecdh(out, sk, pk, sizeof pk) != 0) fail("mb_p256_ecdh");
+        s[i] = ticks() - t;
+    }
+    row("p256_ecdh", label, s, runs);
+    for (i = 0; i < runs; i++) {
+        scalar(sk, &seed);
+        t = ticks();
+        if (im->ecdh(out, sk, pkc, sizeof pkc) != 0) fail("mb_p256_ecdh (compressed)");
+        s[i] = ticks() - t;
+    }
+    row("p256_ecdh (compressed pk)", label, s, runs);
+    for (i = 0; i < runs; i++) {
+        scalar(sk, &seed);
+        t = ticks();
+        if (im->ecdh_r(out, sk, pk, sizeof pk, rnd) != 0) fail("mb_p256_ecdh_randomized");
+        s[i] = ticks() - t;
+    }
+    row("p256_ecdh_randomized", label, s, runs);
+}
+
+static void bench_openssl(int runs, uint64_t *s)
+{
+    char label[128];
+    EVP_PKEY *me = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    EVP_PKEY *peer = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    unsigned char secret[64];
+    size_t len;
+    uint64_t t;
+    int i;
+    if (!me || !peer) fail("OpenSSL keygen");
+    snprintf(label, sizeof label, "%s (system, EVP)", OpenSSL_version(OPENSSL_VERSION));
+
+    for (i = 0; i < runs; i++) {
+        EVP_PKEY *k;
+        t = ticks();
+        k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+        s[i] = ticks() - t;
+        if (!k) fail("EVP_PKEY_Q_keygen");
+        EVP_PKEY_free(k);
+    }
+    row("p256_base", label, s, runs);
+    for (i = 0; i < runs; i++) {
+        EVP_PKEY_CTX *ctx;
+        t = ticks();
+        ctx = EVP_PKEY_CTX_new(me, NULL);
+        len = sizeof secret;
+        if (!ctx || EVP_PKEY_derive_init(ctx) <= 0 || EVP_PKEY_derive_set_peer(ctx, peer) <= 0 ||
+            EVP_PKEY_derive(ctx, secret, &len) <= 0)
+            fail("EVP_PKEY_derive");
+        EVP_PKEY_CTX_free(ctx);
+        s[i] = ticks() - t;
+    }
+    row("p256_ecdh", label, s, runs);
+    EVP_PKEY_free(me);
+    EVP_PKEY_free(peer);
+}
+
+static void cpu_name(char *buf, size_t n)
+{
+    char line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    snprintf(buf, n, "unknown CPU");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            char *p = strchr(line, ':');
+            if (p) {
+                p += 2;
+                p[strcspn(p, "\n")] = 0;
+                snprintf(buf, n, "%s", p);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct impl impls[] = {
+        IMPL(r16_, "r16 (portable C, 16-bit limbs)"),
+        IMPL(r32_, "r32 (portable C, 32-bit limbs)"),
+        IMPL(r64_, "r64 (portable C, 64-bit limbs)"),
+    };
+    int runs = argc > 2 ? atoi(argv[2]) : 101;
+    uint64_t *s;
+    char cpu[128];
+    size_t i;
+    if (runs < 1) runs = 1;
+    s = malloc((size_t)runs * sizeof *s);
+    if (!s) fail("malloc");
+    cpu_name(cpu, sizeof cpu);
+    printf("{\"target\": \"host-p256\", \"title\": \"Host x86-64: NIST P-256 ECDH\",\n"
+           " \"conditions\": \"%s, TSC ticks (rdtscp) per call, %d runs each, one process; "
+           "motebox built with %s; OpenSSL through its EVP API, same run; "
+           "max includes preemption by other processes\",\n"
+           " \"rows\": [", cpu, runs, argc > 1 ? argv[1] : "unknown compiler");
+    for (i = 0; i < sizeof impls / sizeof impls[0]; i++) bench_motebox(&impls[i], runs, s);
+    bench_openssl(runs, s);
+    printf("\n]}\n");
+    free(s);
+    return 0;
+}

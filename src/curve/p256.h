@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NIST P-256 points (layer 2): y^2 = x^3 - 3x + b over GF(p256), prime order n, no
+ * cofactor. Points are affine (x, y) with both coordinates in Montgomery form (fep256).
+ */
+#ifndef MB_P256_H
+#define MB_P256_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "field/fep256.h"
+
+typedef struct { fep256 x, y; } p256_point;
+
+/* ---- p256_point.c: SEC1 encodings and validation (public data only) ---- */
+
+/* The base point G. */
+void p256_base_point(p256_point *G);
+/* 1 if (x, y) satisfies the curve equation, else 0. */
+uint32_t p256_on_curve(const p256_point *P);
+/* Decode SEC1: 65 bytes 04 || X || Y or 33 bytes 02/03 || X, big-endian coordinates.
+ * Returns 0 for a valid point (coordinates < p, on the curve); -1 (P zeroed) for any
+ * other length, a different first byte (00 = infinity included), a coordinate >= p, a
+ * point off the curve, or (compressed) an X with no square root of X^3 - 3X + b. */
+int p256_decode(p256_point *P, const uint8_t *in, size_t len);
+/* 04 || X || Y. */
+void p256_encode(uint8_t out[65], const p256_point *P);
+/* 02/03 || X (03 iff y is odd). */
+void p256_encode_compressed(uint8_t out[33], const p256_point *P);
+
+/* ---- p256_coz.c: scalar multiplication ---- */
+
+/* R = k * P, k read big-endian. Pre: P valid (decoded/base), 1 <= k < n
+ * (p256_scalar_ok). rnd: NULL, or 32 bytes randomizing the initial Z.
+ * Regular co-Z Montgomery ladder: the same sequence of field operations for every k.
+ * CT: k, rnd and R are secret; P is public (only whether x(P) = 0 selects a path). */
+void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
+                     const uint8_t *rnd);
+
+#endif

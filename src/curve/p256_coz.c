@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * P-256 scalar multiplication: a regular Montgomery ladder in co-Z Jacobian coordinates
+ * that keeps only X and Y (Goundar-Joye-Miyaji-Rivain-Venelli co-Z formulae; Rivain's
+ * "Fast and regular algorithms for scalar multiplication", Algorithm 9), as seed 001
+ * uses. Both ladder points always share one Z, which is never computed: it is recovered
+ * at the end from the known input point, with a single inversion.
+ *
+ * Regularity: every scalar runs the same 257 iterations of XYCZ-ADDC + XYCZ-ADD
+ * (5M+3S and 4M+2S); the only secret-dependent steps are masked swaps and selects.
+ *
+ * Exceptional cases. The co-Z formulas fail when the two points have equal X (or one is
+ * the point at infinity). With R0 = mP, R1 = (m+1)P that happens iff m = 0, -1 or
+ * -1/2 (mod n). The scalar is first recoded to k' = k + 2n or k + 3n, whichever has
+ * bit 257 set (k' = k mod n, fixed length 258 bits, so the ladder starts at its top
+ * bit with R0 = P, R1 = 2P from one initial doubling and has no leading zeros). For
+ * 1 <= k < n the prefixes m = floor(k' / 2^j), j >= 1, of such k' lie in [2^256,
+ * 1.5 * 2^256] (j = 1) or below 2^256 (j >= 2), and the only prefix that hits a bad
+ * residue is m = (3n-1)/2 (= -1/2 mod n) for k = n - 1. That one scalar is computed as
+ * 1 * P and the result negated ((n-1)P = -P), with masks. tests/test_p256.py checks this
+ * interval argument exactly over all k (test_recoding_has_exactly_one_exceptional_scalar)
+ * and runs k = 1, 2, n-2, n-1, (n+-1)/2 and neighbours against OpenSSL.
+ *
+ * The final Z recovery needs x(P) != 0. P-256 has the points (0, +-sqrt(b)); for them
+ * (a public property of the public key) the ladder runs on 2P with k/2 mod n instead.
+ */
+#include "curve/p256.h"
+#include "util/ct.h"
+
+/* n, 2n and 3n as little-endian 32-bit words. */
+static const uint32_t N1[9] = {
+    0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
+    0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu, 0x00000000u
+};
+static const uint32_t N2[9] = {
+    0xf8c64aa2u, 0xe7739585u, 0x4e2f3d09u, 0x79cdf55bu,
+    0xffffffffu, 0xffffffffu, 0x00000001u, 0xfffffffeu, 0x00000001u
+};
+static const uint32_t N3[9] = {
+    0xf5296ff3u, 0xdb2d6048u, 0xf546db8eu, 0x36b4f008u,
+    0xffffffffu, 0xffffffffu, 0x00000002u, 0xfffffffdu, 0x00000002u
+};
+
+/* out = a + (b & mask), 9 words. CT: a, mask secret. */
+static void add9_masked(uint32_t out[9], const uint32_t a[9], const uint32_t b[9],
+                        uint32_t mask)
+{
+    uint64_t w = 0;
+    int i;
+    for (i = 0; i < 9; i++) {
+        w += (uint64_t)a[i] + (b[i] & mask);
+        out[i] = (uint32_t)w;
+        w >>= 32;
+    }
+}
+
+/* kw = k' as above (k read big-endian), *flip = 1 iff k = n - 1.
+ * halve: first replace k by k/2 mod n (for the x(P) = 0 path; public flag).
+ * CT: k secret; only masks. */
+static void recode(uint32_t kw[9], uint32_t *flip, const uint8_t k[32], int halve)
+{
+    uint32_t a[9], b[9], d = 0, sel;
+    int i;
+    for (i = 0; i < 8; i++) kw[i] = load32_be(k + 28 - 4 * i);
+    kw[8] = 0;
+    if (halve) {        /* (k + (k odd ? n : 0)) / 2 */
+        add9_masked(a, kw, N1, ct_mask32(kw[0]));
+        for (i = 0; i < 8; i++) kw[i] = (a[i] >> 1) | (a[i + 1] << 31);
+        kw[8] = a[8] >> 1;
+    }
+    d = kw[0] ^ (N1[0] - 1u);                          /* k == n - 1 ? */
+    for (i = 1; i < 9; i++) d |= kw[i] ^ N1[i];
+    *flip = 1u ^ ct_nonzero32(ct_barrier32(d));
+    kw[0] ^= ct_mask32(*flip) & (kw[0] ^ 1u);          /* k = n-1 -> 1 */
+    for (i = 1; i < 9; i++) kw[i] &= ~ct_mask32(*flip);
+    add9_masked(a, kw, N2, 0xFFFFFFFFu);
+    add9_masked(b, kw, N3, 0xFFFFFFFFu);
+    sel = ct_mask32(a[8] >> 1);                        /* k + 2n >= 2^257 */
+    for (i = 0; i < 9; i++) kw[i] = b[i] ^ (sel & (a[i] ^ b[i]));
+    mb_wipe(a, sizeof a);
+    mb_wipe(b, sizeof b);
+}
+
+static void pt_cswap(p256_point *P, p256_point *Q, uint32_t bit)
+{
+    fep256_cswap(&P->x, &Q->x, bit);
+    fep256_cswap(&P->y, &Q->y, bit);
+}
+
+/* XYCZ-IDBL: from affine P, R0 = P and R1 = 2P sharing Z = 2y. With M = 3x^2 - 3,
+ * S = 4xy^2: R0 = (S, 8y^4), R1 = (M^2 - 2S, M(S - X(R1)) - 8y^4). */
+static void xycz_idbl(p256_point *R0, p256_point *R1, const p256_point *P)
+{
+    fep256 m, s, t, u;
+    fep256_one(&u);
+    fep256_sqr(&t, &P->x);
+    fep256_sub(&t, &t, &u);
+    fep256_add(&m, &t, &t);
+    fep256_add(&m, &m, &t);            /* M = 3(x^2 - 1) */
+    fep256_sqr(&t, &P->y);
+    fep256_mul(&s, &P->x, &t);
+    fep256_add(&s, &s, &s);
+    fep256_add(&s, &s, &s);            /* S = 4xy^2 */
+    fep256_sqr(&t, &t);
+    fep256_add(&t, &t, &t);
+    fep256_add(&t, &t, &t);
+    fep256_add(&t, &t, &t);            /* 8y^4 */
+    fep256_sqr(&u, &m);
+    fep256_sub(&u, &u, &s);
+    fep256_sub(&R1->x, &u, &s);
+    fep256_sub(&u, &s, &R1->x);
+    fep256_mul(&u, &m, &u);
+    fep256_sub(&R1->y, &u, &t);
+    fep256_copy(&R0->x, &s);
+    fep256_copy(&R0->y, &t);
+    mb_wipe(&m, sizeof m);
+    mb_wipe(&s, sizeof s);
+    mb_wipe(&t, sizeof t);
+    mb_wipe(&u, sizeof u);
+}
+
+/* XYCZ-ADD, 4M + 2S: co-Z P, Q -> Q := P + Q, P := P with the new Z = Z (xQ - xP).
+ * A = (X2-X1)^2, B = X1 A, C = X2 A, E = Y1 (C - B):
+ * X3 = (Y2-Y1)^2 - B - C, Y3 = (Y2-Y1)(B - X3) - E; P becomes (B, E). */
+static void xycz_add(p256_point *P, p256_point *Q)
+{
+    fep256 a, b, c, d;
+    fep256_sub(&a, &Q->x, &P->x);
+    fep256_sqr(&a, &a);
+    fep256_mul(&b, &P->x, &a);
+    fep256_mul(&c, &Q->x, &a);
+    fep256_sub(&d, &Q->y, &P->y);
+    fep256_sub(&a, &c, &b);
+    fep256_mul(&P->y, &P->y, &a);      /* E */
+    fep256_sqr(&a, &d);
+    fep256_sub(&a, &a, &b);
+    fep256_sub(&Q->x, &a, &c);         /* X3 */
+    fep256_sub(&a, &b, &Q->x);
+    fep256_mul(&a, &d, &a);
+    fep256_sub(&Q->y, &a, &P->y);      /* Y3 */
+    fep256_copy(&P->x, &b);
+    mb_wipe(&a, sizeof a);
+    mb_wipe(&b, sizeof b);
+    mb_wipe(&c, sizeof c);
+    mb_wipe(&d, sizeof d);
+}
+
+/* XYCZ-ADDC, 5M + 3S: co-Z P, Q -> Q := P + Q, P := P - Q, sharing Z (xQ - xP).
+ * As XYCZ-ADD, plus X3' = (Y1+Y2)^2 - B - C, Y3' = (Y1+Y2)(X3' - B) - E. */
+static void xycz_addc(p256_point *P, p256_point *Q)
+{
+    fep256 a, b, c, d, e, f;
+    fep256_sub(&a, &Q->x, &P->x);
+    fep256_sqr(&a, &a);
+    fep256_mul(&b, &P->x, &a);         /* B */
+    fep256_mul(&c, &Q->x, &a);         /* C */
+    fep256_sub(&d, &Q->y, &P->y);      /* Y2 - Y1 */
+    fep256_add(&f, &Q->y, &P->y);      /* Y2 + Y1 */
+    fep256_sub(&a, &c, &b);
+    fep256_mul(&e, &P->y, &a);         /* E */
+    fep256_sqr(&a, &d);
+    fep256_sub(&a, &a, &b);
+    fep256_sub(&Q->x, &a, &c);         /* X3 */
+    fep256_sub(&a, &b, &Q->x);
+    fep256_mul(&a, &d, &a);
+    fep256_sub(&Q->y, &a, &e);         /* Y3 */
+    fep256_sqr(&a, &f);
+    fep256_sub(&a, &a, &b);
+    fep256_sub(&P->x, &a, &c);         /* X3' */
+    fep256_sub(&a, &P->x, &b);
+    fep256_mul(&a, &f, &a);
+    fep256_sub(&P->y, &a, &e);         /* Y3' */
+    mb_wipe(&a, sizeof a);
+    mb_wipe(&b, sizeof b);
+    mb_wipe(&c, sizeof c);
+    mb_wipe(&d, sizeof d);
+    mb_wipe(&e, sizeof e);
+    mb_wipe(&f, sizeof f);
+}
+
+/* Scale both co-Z points by lambda (X by lambda^2, Y by lambda^3), lambda from rnd
+ * reduced mod p, 1 if that is 0. CT: rnd secret. */
+static void randomize(p256_point *R0, p256_point *R1, const uint8_t rnd[32])
+{
+    fep256 l, l2, l3, one;
+    (void)fep256_frombytes(&l, rnd);
+    fep256_reduce_once(&l, &l);
+    fep256_one(&one);
+    fep256_cmov(&l, &one, fep256_iszero(&l));
+    fep256_sqr(&l2, &l);
+    fep256_mul(&l3, &l2, &l);
+    fep256_mul(&R0->x, &R0->x, &l2);
+    fep256_mul(&R1->x, &R1->x, &l2);
+    fep256_mul(&R0->y, &R0->y, &l3);
+    fep256_mul(&R1->y, &R1->y, &l3);
+    mb_wipe(&l, sizeof l);
+    mb_wipe(&l2, sizeof l2);
+    mb_wipe(&l3, sizeof l3);
+}
+
+/* 2P in affine coordinates (public P; used only when x(P) = 0). */
+static void double_affine(p256_point *D, const p256_point *P)
+{
+    p256_point R0, R1;
+    fep256 z, zi, t;
+    xycz_idbl(&R0, &R1, P);
+    fep256_add(&z, &P->y, &P->y);      /* Z = 2y */
+    fep256_invert(&zi, &z);
+    fep256_sqr(&t, &zi);
+    fep256_mul(&D->x, &R1.x, &t);
+    fep256_mul(&t, &t, &zi);
+    fep256_mul(&D->y, &R1.y, &t);
+}
+
+void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
+                     const uint8_t *rnd)
+{
+    uint32_t kw[9], flip, bit, swap = 0;
+    p256_point base, R0, R1;
+    fep256 num, den;
+    int i, halve = 0;
+
+    base = *P;
+    if (fep256_iszero(&P->x)) {        /* public: x(P) = 0 */
+        double_affine(&base, P);
+        halve = 1;
+    }
+    recode(kw, &flip, k, halve);
+
+    xycz_idbl(&R0, &R1, &base);        /* bit 257 of k' is 1: R0 = P, R1 = 2P */
+    if (rnd) randomize(&R0, &R1, rnd);
+
+    /* Invariant: R1 - R0 = P. Slot R0 holds R_b for the current bit b (masked swaps,
+     * merged between iterations): (R_b, R_{1-b}) <- (R_b - R_{1-b}, R_b + R_{1-b}),
+     * then (R_b, R_{1-b}) <- (2 R_b, R_b + R_{1-b}). */
+    for (i = 256; i >= 1; i--) {
+        bit = (kw[i >> 5] >> (i & 31)) & 1u;
+        pt_cswap(&R0, &R1, swap ^ bit);
+        swap = bit;
+        xycz_addc(&R0, &R1);
+        xycz_add(&R1, &R0);
+    }
+    bit = kw[0] & 1u;
+    pt_cswap(&R0, &R1, swap ^ bit);
+    xycz_addc(&R0, &R1);
+
+    /* Now R0 = R_b - R_{1-b} = (-1)^(1-b) P = (xP Z^2, +-yP Z^3) for the unknown common
+     * Z, and the last XYCZ-ADD multiplies Z by (X0 - X1). So
+     * 1/Z_final = (+-yP) X0 / (xP Y0 (X0 - X1)): one inversion gives the affine result. */
+    fep256_neg(&den, &base.y);
+    fep256_copy(&num, &base.y);
+    fep256_cmov(&num, &den, bit ^ 1u);
+    fep256_mul(&num, &num, &R0.x);
+    fep256_sub(&den, &R0.x, &R1.x);
+    fep256_mul(&den, &den, &R0.y);
+    fep256_mul(&den, &den, &base.x);
+    xycz_add(&R1, &R0);                /* R0 = 2 R_b, R1 = R_b + R_{1-b} */
+    pt_cswap(&R0, &R1, bit);           /* the result is R_0 of the ladder */
+
+    fep256_invert(&den, &den);
+    fep256_mul(&num, &num, &den);      /* 1/Z */
+    fep256_sqr(&den, &num);
+    fep256_mul(&R->x, &R0.x, &den);
+    fep256_mul(&den, &den, &num);
+    fep256_mul(&R->y, &R0.y, &den);
+    fep256_neg(&den, &R->y);
+    fep256_cmov(&R->y, &den, flip);    /* k = n-1 was computed as 1: negate */
+
+    mb_wipe(kw, sizeof kw);
+    mb_wipe(&R0, sizeof R0);
+    mb_wipe(&R1, sizeof R1);
+    mb_wipe(&num, sizeof num);
+    mb_wipe(&den, sizeof den);
+    mb_wipe(&flip, sizeof flip);
+    mb_wipe(&bit, sizeof bit);
+    mb_wipe(&swap, sizeof swap);
+}
