@@ -40,15 +40,8 @@
     eor     \a, \a, lr, ror #14
     .endm
 
-/* 20 rounds on the state in r0-r12 and the slots. Internal: clobbers lr only as
- * scratch (saved first), keeps the register map. */
-    .type   salsa20_rounds_fast, %function
-    .thumb_func
-salsa20_rounds_fast:
-    push    {lr}
-    mov     lr, #10
-    str     lr, [sp, #28]
-1:  QR      r0, r3, r6, r10          /* C1: x0 x4 x8 x12 */
+    .macro  DOUBLEROUND
+    QR      r0, r3, r6, r10          /* C1: x0 x4 x8 x12 */
     QR      r4, r7, r11, r1          /* C2: x5 x9 x13 x1 */
     QR      r8, r12, r2, r5          /* C3: x10 x14 x2 x6 */
     str     r10, [sp, #16]           /* swap: x12 x13 x14 out, x3 x7 x11 in */
@@ -68,6 +61,18 @@ salsa20_rounds_fast:
     str     r12, [sp, #12]
     ldr     r12, [sp, #24]
     QR      r9, r10, r11, r12        /* R4: x15 x12 x13 x14 */
+    .endm
+
+/* 20 rounds on the state in r0-r12 and the slots. Internal: clobbers lr only as
+ * scratch (saved first), keeps the register map. */
+    .type   salsa20_rounds_fast, %function
+    .thumb_func
+salsa20_rounds_fast:
+    push    {lr}
+    mov     lr, #5                   /* 5 x 2 double rounds */
+    str     lr, [sp, #28]
+1:  DOUBLEROUND
+    DOUBLEROUND
     ldr     lr, [sp, #28]
     subs    lr, lr, #1               /* public round counter */
     str     lr, [sp, #28]

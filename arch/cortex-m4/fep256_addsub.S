@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Additive GF(p256) operations for the Cortex-M4, p = 2^256 - 2^224 + 2^192 + 2^96 - 1,
+ * 8 x 32-bit little-endian limbs, every value fully reduced (< p) as fep256.h requires.
+ *
+ *   void fep256_add(fep256 *h, const fep256 *f, const fep256 *g);   h = f + g mod p
+ *   void fep256_sub(fep256 *h, const fep256 *f, const fep256 *g);   h = f - g mod p
+ *
+ * Inputs: f, g < p. Output: h < p; h may alias f or g (all loads precede the store).
+ * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved: 36 bytes of stack).
+ * CT: f, g secret. No branch, no data-dependent address; carries become masks via SBC
+ *     (seed 001, Algorithm 2), and p's words -1, -1, -1, 0, 0, 0, 1, -1 make the masked
+ *     p the mask itself, zeros, and mask >> 31.
+ * Register map: r4-r11 = f, then the result; r1/r3/r12/lr = g words, then the mask.
+ */
+    .syntax unified
+    .thumb
+    .text
+
+/* f + g = V < 2p with V = top 2^256 + s. Subtract p from V; if that borrows (V < p),
+ * add p back under the mask. */
+    .global fep256_add
+    .type   fep256_add, %function
+    .thumb_func
+fep256_add:
+    push    {r4-r11, lr}
+    ldm     r1, {r4-r11}
+    ldm     r2!, {r1, r3, r12, lr}
+    adds    r4, r4, r1
+    adcs    r5, r5, r3
+    adcs    r6, r6, r12
+    adcs    r7, r7, lr
+    ldm     r2, {r1, r3, r12, lr}
+    adcs    r8, r8, r1
+    adcs    r9, r9, r3
+    adcs    r10, r10, r12
+    adcs    r11, r11, lr
+    mov     r1, #0
+    adc     r1, r1, #0               /* top */
+    subs    r4, r4, #0xFFFFFFFF
+    sbcs    r5, r5, #0xFFFFFFFF
+    sbcs    r6, r6, #0xFFFFFFFF
+    sbcs    r7, r7, #0
+    sbcs    r8, r8, #0
+    sbcs    r9, r9, #0
+    sbcs    r10, r10, #1
+    sbcs    r11, r11, #0xFFFFFFFF
+    sbcs    r1, r1, #0
+    sbc     r1, r1, r1               /* V < p ? -1 : 0 */
+    adds    r4, r4, r1
+    adcs    r5, r5, r1
+    adcs    r6, r6, r1
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, r1, lsr #31
+    adc     r11, r11, r1
+    stm     r0, {r4-r11}
+    pop     {r4-r11, pc}
+    .size   fep256_add, .-fep256_add
+
+/* f - g; a borrow means f - g + 2^256 was computed: adding p under the mask wraps back
+ * below 2^256 to f - g + p. */
+    .global fep256_sub
+    .type   fep256_sub, %function
+    .thumb_func
+fep256_sub:
+    push    {r4-r11, lr}
+    ldm     r1, {r4-r11}
+    ldm     r2!, {r1, r3, r12, lr}
+    subs    r4, r4, r1
+    sbcs    r5, r5, r3
+    sbcs    r6, r6, r12
+    sbcs    r7, r7, lr
+    ldm     r2, {r1, r3, r12, lr}
+    sbcs    r8, r8, r1
+    sbcs    r9, r9, r3
+    sbcs    r10, r10, r12
+    sbcs    r11, r11, lr
+    sbc     r1, r1, r1               /* f < g ? -1 : 0 */
+    adds    r4, r4, r1
+    adcs    r5, r5, r1
+    adcs    r6, r6, r1
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, r1, lsr #31
+    adc     r11, r11, r1
+    stm     r0, {r4-r11}
+    pop     {r4-r11, pc}
+    .size   fep256_sub, .-fep256_sub
