@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: MIT
+"""Cortex-M4 benchmark: run build/m4/<variant>/bench.elf (bench/target/bench.c) in the
+motebox cycle model, measure code size per operation, and write
+bench/results/cortex-m4.json (schema: python/motebox/bench_report.py) and a PNG plot.
+
+    .venv/bin/python bench/run_m4.py [--build build/m4] [--variants O2 Os ...]
+
+Cycles and stack come from the firmware itself (DWT_CYCCNT as modelled, stack painting).
+Code size of an operation: the library archive of the same build linked relocatably from
+the operation's entry points with --gc-sections (`arm-none-eabi-ld -r`), measured with
+`arm-none-eabi-size` (.text + .data + .bss, as seed 002 counts): library objects only,
+nothing of the bench harness or board. Nothing here is typed in but the published
+reference figures, quoted from seed 002 (see /work/shared/REFERENCE.md of the project)."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python"))
+from motebox import target_m4  # noqa: E402
+
+# firmware op -> (row label, library entry points whose code is counted)
+OPS = {
+    "fe_add": ("field addition", ["fe25519_add"]),
+    "fe_sub": ("field subtraction", ["fe25519_sub"]),
+    "fe_mul": ("field multiplication", ["fe25519_mul"]),
+    "fe_sqr": ("field squaring", ["fe25519_sqr"]),
+    "fe_mul121666": ("field multiplication by 121666", ["fe25519_mul121666"]),
+    "fe_invert": ("field inversion", ["fe25519_invert"]),
+    "x25519": ("X25519", ["mb_x25519"]),
+    "x25519_randomized": ("X25519, randomized projective coordinates", ["mb_x25519_randomized"]),
+    "x25519_base": ("X25519 public key (base point)", ["mb_x25519_base"]),
+    "p256_base": ("P-256 public key (base point)", ["mb_p256_base"]),
+    "p256_ecdh": ("P-256 ECDH", ["mb_p256_ecdh"]),
+    "salsa20_block": ("Salsa20 block (64 bytes)", ["salsa20_block"]),
+    "poly1305_16": ("Poly1305 per 16 bytes", ["mb_poly1305"]),
+    "box_stream_64": ("box stream per 64-byte block",
+                      ["mb_box_stream_init", "mb_box_stream_update", "mb_box_stream_final"]),
+    "secretbox": ("secretbox of {kib}", ["mb_secretbox"]),
+    "box": ("box of {kib} (incl. X25519)", ["mb_box"]),
+}
+# Seed 002 (De Santis & Sigl, STM32F411 Cortex-M4, gcc 4.9.3 -O2, assembly field
+# arithmetic), as quoted in the project's REFERENCE.md.
+REFERENCE = {
+    "fe_add": "138 (seed 002, asm)",
+    "fe_sub": "108 (seed 002, asm)",
+    "fe_mul": "546 (seed 002, asm)",
+    "fe_sqr": "362 (seed 002, asm)",
+    "fe_mul121666": "72 (seed 002, asm)",
+    "fe_invert": "96,337 (seed 002, asm)",
+    "x25519": "1,423,667 cycles, 3,750 B code, 740 B stack (seed 002, asm)",
+    "x25519_randomized": "1,563,582 cycles, 3,786 B code, 744 B stack (seed 002, asm)",
+}
+REFERENCE_CYCLES = {"fe_add": 138, "fe_sub": 108, "fe_mul": 546, "fe_sqr": 362,
+                    "fe_mul121666": 72, "fe_invert": 96337, "x25519": 1423667,
+                    "x25519_randomized": 1563582}
+VARIANTS = {"O2": "portable C r32, -O2", "Os": "portable C r32, -Os",
+            "O2-asm": "arch/cortex-m4 asm + C, -O2", "Os-asm": "arch/cortex-m4 asm + C, -Os"}
+LINE = re.compile(r"^bench op=(\w+) runs=(\d+) min=(\d+) median=(\d+) max=(\d+) stack=(\d+)"
+                  r"(?: bytes=(\d+))?$")
+
+
+def parse(out):
+    rows, overhead = [], None
+    for line in out.splitlines():
+        if line.startswith("bench overhead="):
+            overhead = int(line.split("=")[1])
+        m = LINE.match(line.strip())
+        if m:
+            rows.append(dict(op=m[1], runs=int(m[2]), min=int(m[3]), median=int(m[4]),
+                             max=int(m[5]), stack=int(m[6]), bytes=int(m[7] or 0)))
+    if "bench done" not in out or not rows:
+        raise RuntimeError(f"bench firmware did not finish:\n{out}")
+    return rows, overhead
+
+
+def code_size(lib, symbols):
+    """(bytes, undefined symbols) of the library code reachable from symbols."""
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = Path(tmp) / "op.o"
+        args = ["arm-none-eabi-ld", "-r", "--gc-sections", "-e", symbols[0], "-o", str(obj)]
+        for s in symbols:
+            args += ["-u", s]
+        subprocess.run(args + [str(lib)], check=True, capture_output=True)
+        text, data, bss = map(int, subprocess.run(
+            ["arm-none-eabi-size", "-B", str(obj)], check=True, capture_output=True,
+            text=True).stdout.splitlines()[1].split()[:3])
+        undef = subprocess.run(["arm-none-eabi-nm", "-u", str(obj)], check=True,
+                               capture_output=True, text=True).stdout.split()
+    return text + data + bss, [u for u in undef if u != "U"]
+
+
+def kib(n):
+    return f"{n // 1024} KiB" if n % 1024 == 0 else f"{n} bytes"
+
+
+def bench_variant(build, variant):
+    elf = build / variant / "bench.elf"
+    status, out, err = target_m4.run_model(elf, timeout=3600)
+    if status != 0:
+        raise RuntimeError(f"{elf}: exit status {status}\n{out}\n{err}")
+    return parse(out)
+
+
+def gcc_version():
+    return subprocess.run(["arm-none-eabi-gcc", "-dumpversion"], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def plot(result, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ops = list(dict.fromkeys(r["op"] for r in result["rows"]))
+    impls = list(dict.fromkeys(r["impl"] for r in result["rows"]))
+    h = 0.8 / (len(impls) + 1)
+    fig, ax = plt.subplots(figsize=(10, 0.55 * len(ops) + 1.6))
+    colors = ["#3b7dd8", "#8cb4ee", "#d8703b", "#eeb48c"]
+    for j, impl in enumerate(impls):
+        ys, xs = [], []
+        for i, op in enumerate(ops):
+            for r in result["rows"]:
+                if r["op"] == op and r["impl"] == impl:
+                    ys.append(i + j * h)
+                    xs.append(r["cycles"]["median"])
+        ax.barh(ys, xs, height=h, label=impl, color=colors[j % len(colors)])
+    ref_y, ref_x = [], []
+    for i, op in enumerate(ops):
+        key = next(r["key"] for r in result["rows"] if r["op"] == op)
+        if key in REFERENCE_CYCLES:
+            ref_y.append(i + len(impls) * h)
+            ref_x.append(REFERENCE_CYCLES[key])
+    ax.barh(ref_y, ref_x, height=h, label="seed 002 (STM32F411, asm)", color="#999999")
+    ax.set_yticks([i + h * len(impls) / 2 for i in range(len(ops))], ops, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("cycles (median, log scale)")
+    ax.set_title(result["title"], fontsize=10)
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", type=Path, default=target_m4.build_dir())
+    ap.add_argument("--variants", nargs="*", help="default: every built variant")
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "cortex-m4.json")
+    args = ap.parse_args(argv)
+    variants = args.variants or [v for v in VARIANTS if (args.build / v / "bench.elf").exists()]
+    if not variants:
+        print(f"run_m4: no bench.elf under {args.build}: run `make m4`", file=sys.stderr)
+        return 1
+    if not target_m4.have_model():
+        print("run_m4: the cycle model motebox.sim.m4 is missing", file=sys.stderr)
+        return 1
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(variants), os.cpu_count() or 1))) as ex:
+        measured = dict(zip(variants, ex.map(lambda v: bench_variant(args.build, v), variants)))
+
+    rows, overheads = [], {}
+    by_op = {}
+    for v in variants:
+        meas, overheads[v] = measured[v]
+        for m in meas:
+            by_op.setdefault(m["op"], []).append((v, m))
+    for op, entries in by_op.items():
+        label, symbols = OPS.get(op, (op, None))
+        for k, (v, m) in enumerate(entries):
+            code = None
+            if symbols:
+                code, undef = code_size(args.build / v / "libmotebox.a", symbols)
+                if undef:
+                    print(f"run_m4: warning: {op} ({v}) needs {', '.join(undef)} from outside "
+                          "the library", file=sys.stderr)
+            rows.append({"op": label.format(kib=kib(m["bytes"])), "key": op, "impl": VARIANTS[v],
+                         "cycles": {"min": m["min"], "median": m["median"], "max": m["max"]},
+                         "runs": m["runs"], "code": code, "stack": m["stack"],
+                         "reference": REFERENCE.get(op) if k == 0 else None})
+    over = ", ".join(f"{v}: {o}" for v, o in overheads.items())
+    result = {
+        "target": "cortex-m4",
+        "title": "ARM Cortex-M4 (motebox cycle model)",
+        "conditions": (
+            "motebox Cortex-M4 cycle model (python/motebox/sim/m4.py: unicorn execution, "
+            "Cortex-M4 TRM r0p1 Table 3-1 timings, zero wait states; docs/M4_TIMING.md) running "
+            "bench/target/bench.c built for the QEMU mps2-an386 board; "
+            f"arm-none-eabi-gcc {gcc_version()} -mcpu=cortex-m4 -mthumb, MB_RADIX=32. "
+            "Cycles: DWT_CYCCNT around one call incl. argument set-up, call and return "
+            f"(counter-read overhead subtracted: {over} cycles; operations returning a "
+            "status are called through a wrapper that stores it, adding a few cycles and "
+            "8 bytes of stack); min/median/max over the listed runs. Code: .text+.data+.bss of the library code reachable from the "
+            "operation (arm-none-eabi-ld -r --gc-sections, arm-none-eabi-size), same build. "
+            "Stack: painted-stack high-water mark of one call, caller-owned buffers excluded. "
+            "Reference: seed 002 on an STM32F411 with hand-written assembly field arithmetic."),
+        "rows": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    plot(result, args.out.with_suffix(".png"))
+    for r in rows:
+        print(f"{r['op']:<45} {r['impl']:<28} {r['cycles']['median']:>12,} cycles "
+              f"{r['code'] if r['code'] is not None else '':>6} B code {r['stack']:>5} B stack")
+    print(f"run_m4: wrote {args.out} and {args.out.with_suffix('.png').name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* Portable bench firmware: for each operation, cycles (min / median / max over N runs,
+ * from hal_cycles) and stack (hal_stack_paint / hal_stack_used around one call; inputs
+ * and outputs are static buffers, so the caller's memory is not counted). One line per
+ * operation, machine-readable:
+ *   bench op=NAME runs=N min=A median=B max=C stack=S [bytes=L]
+ * Cycles include the call (argument set-up, call, return: as seed 002 counts them);
+ * the cost of reading the counter itself, measured on an empty call, is subtracted and
+ * printed as `bench overhead=N`. Uses hal.h only; small RAM (MSP430: 2 KB). */
+#include <stdint.h>
+#include "motebox.h"
+#include "hal.h"
+#include "tprint.h"
+#include "field/fe25519.h"
+#include "sym/salsa20.h"
+#include "sym/poly1305.h"
+
+#ifndef MB_HAVE_P256
+#define MB_HAVE_P256 0
+#endif
+#ifndef BENCH_RUNS
+#define BENCH_RUNS 15u      /* cheap operations */
+#endif
+#ifndef BENCH_RUNS_SLOW
+#define BENCH_RUNS_SLOW 3u  /* scalar multiplications, inversion */
+#endif
+#ifndef BENCH_BOX_BYTES
+#define BENCH_BOX_BYTES 1024u  /* box / secretbox message length; >= 64 (a smaller board may lower it) */
+#endif
+
+static fe25519 fe_f, fe_g, fe_h;
+static uint8_t sk[32], pk[32], rnd[32], out[65], nonce[24], key[32];
+static uint8_t p256_pk[65], p256_sk[32];
+static uint8_t msg[BENCH_BOX_BYTES + 16], box[BENCH_BOX_BYTES + 16];
+static mb_box_stream stream;
+static poly1305_state poly;
+static volatile int sink;
+
+/* One wrapper per operation: gcc turns most into a tail call, so the measured call is
+ * the library call with its arguments loaded. */
+static void op_empty(void) {}
+static void op_fe_add(void) { fe25519_add(&fe_h, &fe_f, &fe_g); }
+static void op_fe_sub(void) { fe25519_sub(&fe_h, &fe_f, &fe_g); }
+static void op_fe_mul(void) { fe25519_mul(&fe_h, &fe_f, &fe_g); }
+static void op_fe_sqr(void) { fe25519_sqr(&fe_h, &fe_f); }
+static void op_fe_mul121666(void) { fe25519_mul121666(&fe_h, &fe_f); }
+static void op_fe_invert(void) { fe25519_invert(&fe_h, &fe_f); }
+static void op_x25519(void) { sink = mb_x25519(out, sk, pk); }
+static void op_x25519_randomized(void) { sink = mb_x25519_randomized(out, sk, pk, rnd); }
+static void op_x25519_base(void) { sink = mb_x25519_base(out, sk); }
+#if MB_HAVE_P256
+static void op_p256_base(void) { sink = mb_p256_base(out, p256_sk); }
+static void op_p256_ecdh(void) { sink = mb_p256_ecdh(out, p256_sk, p256_pk, 65); }
+#endif
+static void op_salsa20_block(void) { salsa20_block(msg, nonce, key); }
+static void op_poly1305_16(void) { poly1305_update(&poly, msg, 16); }
+static void op_box_stream_64(void) { mb_box_stream_update(&stream, msg, msg, 64); }
+static void op_secretbox(void) { mb_secretbox(box, msg, BENCH_BOX_BYTES, nonce, key); }
+static void op_box(void) { sink = mb_box(box, msg, BENCH_BOX_BYTES, nonce, pk, sk); }
+
+struct bench_op {
+    const char *name;
+    void (*fn)(void);
+    uint8_t slow;
+    uint16_t bytes;  /* message length for the box operations, else 0 */
+};
+
+static const struct bench_op ops[] = {
+    {"fe_add", op_fe_add, 0, 0},
+    {"fe_sub", op_fe_sub, 0, 0},
+    {"fe_mul", op_fe_mul, 0, 0},
+    {"fe_sqr", op_fe_sqr, 0, 0},
+    {"fe_mul121666", op_fe_mul121666, 0, 0},
+    {"fe_invert", op_fe_invert, 1, 0},
+    {"x25519", op_x25519, 1, 0},
+    {"x25519_randomized", op_x25519_randomized, 1, 0},
+    {"x25519_base", op_x25519_base, 1, 0},
+#if MB_HAVE_P256
+    {"p256_base", op_p256_base, 1, 0},
+    {"p256_ecdh", op_p256_ecdh, 1, 0},
+#endif
+    {"salsa20_block", op_salsa20_block, 0, 0},
+    {"poly1305_16", op_poly1305_16, 0, 0},
+    {"box_stream_64", op_box_stream_64, 0, 0},
+    {"secretbox", op_secretbox, 1, BENCH_BOX_BYTES},
+    {"box", op_box, 1, BENCH_BOX_BYTES},
+};
+
+/* Deterministic filler (xorshift32): inputs need not be random, only not special. */
+static uint32_t seed = 0x2545F491u;
+static void fill(uint8_t *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        p[i] = (uint8_t)seed;
+    }
+}
+
+static void setup(void)
+{
+    uint8_t b[32];
+    fill(b, 32);
+    fe25519_frombytes(&fe_f, b);
+    fill(b, 32);
+    fe25519_frombytes(&fe_g, b);
+    fill(sk, 32);
+    fill(rnd, 32);
+    fill(nonce, 24);
+    fill(key, 32);
+    fill(msg, sizeof msg);
+    fill(b, 32);
+    sink = mb_x25519_base(pk, b);
+#if MB_HAVE_P256
+    fill(p256_sk, 32);
+    p256_sk[0] &= 0x7F;  /* below the group order */
+    fill(b, 32);
+    b[0] &= 0x7F;
+    sink = mb_p256_base(p256_pk, b);
+#endif
+    mb_box_stream_init(&stream, key, nonce);
+    poly1305_init(&poly, key);
+}
+
+static uint32_t measure(void (*fn)(void))
+{
+    uint32_t t0, t1;
+    t0 = hal_cycles();
+    fn();
+    t1 = hal_cycles();
+    return t1 - t0;
+}
+
+static void sort(uint32_t *v, unsigned n)
+{
+    unsigned i, j;
+    for (i = 1; i < n; i++) {
+        uint32_t x = v[i];
+        for (j = i; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+static void field(const char *name, uint32_t v)
+{
+    tp_str(" ");
+    tp_str(name);
+    tp_str("=");
+    tp_u32(v);
+}
+
+int main(void)
+{
+    uint32_t c[BENCH_RUNS > BENCH_RUNS_SLOW ? BENCH_RUNS : BENCH_RUNS_SLOW];
+    uint32_t overhead;
+    unsigned i, k, n;
+    size_t stack;
+
+    setup();
+    for (k = 0; k < BENCH_RUNS; k++) c[k] = measure(op_empty);
+    sort(c, BENCH_RUNS);
+    overhead = c[0];
+    tp_str("bench overhead=");
+    tp_u32(overhead);
+    tp_nl();
+
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        n = ops[i].slow ? BENCH_RUNS_SLOW : BENCH_RUNS;
+        hal_stack_paint();
+        ops[i].fn();
+        stack = hal_stack_used();
+        for (k = 0; k < n; k++) c[k] = measure(ops[i].fn) - overhead;
+        sort(c, n);
+        tp_str("bench op=");
+        tp_str(ops[i].name);
+        field("runs", n);
+        field("min", c[0]);
+        field("median", c[n / 2]);
+        field("max", c[n - 1]);
+        field("stack", (uint32_t)stack);
+        if (ops[i].bytes) field("bytes", ops[i].bytes);
+        tp_nl();
+    }
+    tp_str("bench done");
+    tp_nl();
+    return 0;
+}
