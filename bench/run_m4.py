@@ -188,6 +188,7 @@ def main(argv=None):
     result = {
         "target": "cortex-m4",
         "title": "ARM Cortex-M4 (motebox cycle model)",
+        "plot": "own",        # this step draws its plot (with the seed 002 bars)
         "conditions": (
             "motebox Cortex-M4 cycle model (python/motebox/sim/m4.py: unicorn execution, "
             "Cortex-M4 TRM r0p1 Table 3-1 timings, zero wait states; docs/M4_TIMING.md) running "

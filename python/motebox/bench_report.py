@@ -6,7 +6,8 @@ README text between the markers is never edited by hand.
 Input schema (one file per target):
   {"target": str, "title": str, "conditions": str,
    "rows": [{"op": str, "impl": str, "cycles": {"min", "median", "max"}, "unit": str?,
-             "code": int|null, "stack": int|null, "reference": str|null}, ...]}
+             "code": int|null, "stack": int|null, "reference": str|null}, ...],
+   "plot": "own"?}     (the bench step drew bench/results/<target>.png itself)
 """
 import json
 import sys
@@ -83,7 +84,8 @@ def main():
         print("bench_report: no results in bench/results", file=sys.stderr)
         return 1
     for r in results:
-        plot(r)
+        if r.get("plot") != "own":      # a bench step that draws its own plot says so
+            plot(r)
     body = "\n\n".join(table(r) for r in results)
     readme = REPO / "README.md"
     text = readme.read_text()
