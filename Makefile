@@ -14,10 +14,11 @@ APT_PACKAGES := build-essential python3-venv clang lld llvm libsodium-dev libssl
 TEST_DEPS    :=
 # phony targets, each writes bench/results/<target>.json
 BENCH_STEPS  :=
-# firmware the demo's node needs
-DEMO_DEPS    :=
-# Where `make demo` runs the sensor node: host, m4 or msp430.
-NODE         ?= host
+# what the demo's node needs, per NODE (DEMO_DEPS_m4, DEMO_DEPS_msp430)
+DEMO_DEPS_host :=
+# Where `make demo` runs the sensor node: m4 (emulated Cortex-M4, the default), msp430
+# (simulated MSP430FR5969) or host (the host library).
+NODE         ?= m4
 
 .PHONY: all setup apt venv test demo bench clean
 all: host
@@ -43,7 +44,7 @@ test: setup
 	$(PY) -m pytest $(PYTEST_ARGS) tests
 
 demo: setup
-	@$(MAKE) --no-print-directory -j$(JOBS) all $(DEMO_DEPS)
+	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(DEMO_DEPS_$(NODE))
 	@$(PY) -m motebox.demo --node $(NODE)
 
 bench: setup

@@ -97,6 +97,7 @@ $(M4_GEN)/%/suite_vectors.h: tests/target/gen_vectors.py tests/vectors.py
 .PHONY: m4 bench-m4 demo-m4
 m4: $(M4_ALL)
 TEST_DEPS   += m4
+DEMO_DEPS_m4 += m4
 BENCH_STEPS += bench-m4
 
 bench-m4: m4
