@@ -4,19 +4,28 @@
  *
  * Backends, chosen at build time by MB_RADIX (never by function pointers):
  *   16  fe25519_r16.c  16 x 16-bit limbs, radix 2^16  (MSP430 representation, seed 000)
- *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, seed 002)
+ *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, seed 002);
+ *       its encoding, decoding and set live in fe25519_io_r32.c, so that the arithmetic
+ *       file alone is replaced by arch/cortex-m4/ assembly
  *   64  fe25519_r64.c   5 x 51-bit limbs in uint64_t   (64-bit hosts)
  * arch/<chip>/ may replace a portable backend file with assembly exporting the same
  * symbols.
  *
  * Value convention of the r16/r32 backends: an fe25519 holds any 256-bit integer; it is
  * only kept reduced mod 2^256-38 (= 2 * (2^255-19)) during the ladder, and reduced mod
- * 2^255-19 only in fe25519_tobytes. The r64 backend keeps limbs below 2^52 between
- * operations. Callers never look inside an fe25519.
+ * 2^255-19 only in fe25519_tobytes. Every r16/r32 operation accepts any value.
  *
- * Every operation accepts any fe25519 produced by another operation (Pre/Post: "any
- * value"), allows the output to alias any input, and runs in time independent of the
- * values (CT: all inputs may be secret).
+ * The r64 backend saves the carry pass of add and sub (fiat-crypto style bounds):
+ * "tight" values (limbs < 2^52) come out of mul, sqr, mul121666, frombytes, set and
+ * invert; "loose" values (limbs < 2^54) come out of add and sub. Hence the rule every
+ * caller follows, whatever the backend:
+ *   the inputs of fe25519_add and fe25519_sub are outputs of mul, sqr, mul121666,
+ *   frombytes, set or invert (directly, or through copy/cswap);
+ *   every other operation accepts any value.
+ * Callers never look inside an fe25519.
+ *
+ * Every operation allows the output to alias any input, and runs in time independent of
+ * the values (CT: all inputs may be secret).
  */
 #ifndef MB_FE25519_H
 #define MB_FE25519_H

@@ -21,8 +21,9 @@ static inline uint32_t ct_barrier32(uint32_t x) { MB_BARRIER(x); return x; }
 /* 0xFFFFFFFF if bit (0 or 1) is 1, else 0. */
 static inline uint32_t ct_mask32(uint32_t bit) { return ct_barrier32(0u - (bit & 1u)); }
 
-/* 1 if x != 0 else 0, without a comparison the compiler could turn into a branch. */
-static inline uint32_t ct_nonzero32(uint32_t x) { return (x | (0u - x)) >> 31; }
+/* 1 if x != 0 else 0, without a comparison the compiler could turn into a branch (the
+ * barrier stops it from recognising x | -x as one: clang for MSP430 branched on it). */
+static inline uint32_t ct_nonzero32(uint32_t x) { return ct_barrier32(x | (0u - x)) >> 31; }
 
 /* 1 if a < b (unsigned), else 0. */
 static inline uint32_t ct_lt32(uint32_t a, uint32_t b)
