@@ -34,8 +34,9 @@ def _cycles(row):
 
 
 def table(result):
-    unit = {r.get("unit", "cycles") for r in result["rows"]}
-    unit = unit.pop() if len(unit) == 1 else "cycles / unit per row"
+    units = {r.get("unit", "cycles") for r in result["rows"]}
+    mixed = len(units) > 1
+    unit = "value" if mixed else units.pop()
     has_code = any(r.get("code") is not None for r in result["rows"])
     has_stack = any(r.get("stack") is not None for r in result["rows"])
     head = ["operation", "implementation", f"{unit}: median (min–max)"]
@@ -45,8 +46,8 @@ def table(result):
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in result["rows"]:
         cells = [r["op"], r.get("impl", ""), _cycles(r)]
-        if len(unit.split()) > 1 and r.get("unit"):
-            cells[2] += f" {r['unit']}"
+        if mixed:
+            cells[2] += f" {r.get('unit', 'cycles')}"
         cells += [_num(r.get("code"))] * has_code + [_num(r.get("stack"))] * has_stack
         cells.append(r.get("reference") or "")
         lines.append("| " + " | ".join(cells) + " |")
