@@ -114,6 +114,8 @@
     .endr
     .endm
 
+    .section .text.fe25519_add,"ax",%progbits
+    .p2align 2
     .global fe25519_add
     .type   fe25519_add, %function
     .thumb_func
@@ -123,6 +125,8 @@ fe25519_add:
     pop     {r4-r11, pc}
     .size   fe25519_add, .-fe25519_add
 
+    .section .text.fe25519_sub,"ax",%progbits
+    .p2align 2
     .global fe25519_sub
     .type   fe25519_sub, %function
     .thumb_func
@@ -132,6 +136,8 @@ fe25519_sub:
     pop     {r4-r11, pc}
     .size   fe25519_sub, .-fe25519_sub
 
+    .section .text.fe25519_sub_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_sub_fast
     .type   fe25519_sub_fast, %function
     .thumb_func
@@ -142,6 +148,8 @@ fe25519_sub_fast:
     .size   fe25519_sub_fast, .-fe25519_sub_fast
 
 /* s = f + g into [r0], d = f - g into [r1], f = [r2], g = [r3]. */
+    .section .text.fe25519_addsub_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_addsub_fast
     .type   fe25519_addsub_fast, %function
     .thumb_func
@@ -158,6 +166,8 @@ fe25519_addsub_fast:
 /* h = 121666 f: one UMAAL chain with the constant, then the carry word (< 121666)
  * times 38 folded in as for a product. Register map: r4-r11 = f then h, r2 = carry,
  * r3 = 121666, r12 = 38. */
+    .section .text.fe25519_mul121666,"ax",%progbits
+    .p2align 2
     .global fe25519_mul121666
     .type   fe25519_mul121666, %function
     .thumb_func
@@ -193,6 +203,8 @@ fe25519_mul121666:
  * the register the previous f word just freed, so the result lands in ascending
  * registers r1, r4-r10 without moves. Register map: r4-r11 = f, r12 = carry,
  * r3 = 121666 (then 38), r2 = g. */
+    .section .text.fe25519_mul121666add_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_mul121666add_fast
     .type   fe25519_mul121666add_fast, %function
     .thumb_func
@@ -236,6 +248,8 @@ fe25519_mul121666add_fast:
     pop     {pc}
     .size   fe25519_mul121666add_fast, .-fe25519_mul121666add_fast
 
+    .section .text.fe25519_cswap,"ax",%progbits
+    .p2align 2
     .global fe25519_cswap
     .type   fe25519_cswap, %function
     .thumb_func
@@ -253,6 +267,8 @@ fe25519_cswap:
  * derived arithmetically from the secret bit, never branched on.
  * Register map: r3-r6 = x words, r7-r10 = the other pair's words, then the swapped
  * ones; r2, r11, r12, lr = selected x words. */
+    .section .text.fe25519_cswap2_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_cswap2_fast
     .type   fe25519_cswap2_fast, %function
     .thumb_func

@@ -47,6 +47,8 @@ HEADER = """\
     .text
 
 /* C entry: saves what AAPCS asks the callee to keep, then the internal routine. */
+    .section .text.fe25519_mul,"ax",%progbits
+    .p2align 2
     .global fe25519_mul
     .type   fe25519_mul, %function
     .thumb_func
@@ -56,6 +58,8 @@ fe25519_mul:
     pop     {r4-r11, pc}
     .size   fe25519_mul, .-fe25519_mul
 
+    .section .text.fe25519_mul_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_mul_fast
     .type   fe25519_mul_fast, %function
     .thumb_func

@@ -34,6 +34,8 @@ HEADER = """\
     .thumb
     .text
 
+    .section .text.fe25519_sqr,"ax",%progbits
+    .p2align 2
     .global fe25519_sqr
     .type   fe25519_sqr, %function
     .thumb_func
@@ -43,6 +45,8 @@ fe25519_sqr:
     pop     {r4-r11, pc}
     .size   fe25519_sqr, .-fe25519_sqr
 
+    .section .text.fe25519_sqr_fast,"ax",%progbits
+    .p2align 2
     .global fe25519_sqr_fast
     .type   fe25519_sqr_fast, %function
     .thumb_func

@@ -32,6 +32,8 @@
     add     r1, \rj, \rj, lsl #2
     .endm
 
+    .section .text.poly1305_block,"ax",%progbits
+    .p2align 2
     .global poly1305_block
     .type   poly1305_block, %function
     .thumb_func

@@ -65,6 +65,8 @@
 
 /* 20 rounds on the state in r0-r12 and the slots. Internal: clobbers lr only as
  * scratch (saved first), keeps the register map. */
+    .section .text.salsa20_rounds_fast,"ax",%progbits
+    .p2align 2
     .type   salsa20_rounds_fast, %function
     .thumb_func
 salsa20_rounds_fast:
@@ -118,6 +120,8 @@ salsa20_rounds_fast:
     .equ    SIGMA3, 0x6b206574       /* "te k" */
 
 /* Frame: sp+0..31 slots/counter, sp+32 out, +36 in, +40 k, then r4-r11, lr. */
+    .section .text.salsa20_block,"ax",%progbits
+    .p2align 2
     .global salsa20_block
     .type   salsa20_block, %function
     .thumb_func
@@ -183,6 +187,8 @@ salsa20_block:
 
 /* HSalsa20: the constants come from c (r3); the output is x0 x5 x10 x15 x6 x7 x8 x9
  * with no feed-forward. Frame as salsa20_block (+32 out). */
+    .section .text.hsalsa20,"ax",%progbits
+    .p2align 2
     .global hsalsa20
     .type   hsalsa20, %function
     .thumb_func

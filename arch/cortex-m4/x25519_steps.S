@@ -47,6 +47,8 @@
     add     r2, r12, #\c
     .endm
 
+    .section .text.x25519_ladder_steps,"ax",%progbits
+    .p2align 2
     .global x25519_ladder_steps
     .type   x25519_ladder_steps, %function
     .thumb_func
