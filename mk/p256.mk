@@ -8,13 +8,13 @@
 #     tests/ct/ct_p256_cases.c adds P-256 cases to FIELD's shared harness as well.
 #   - per radix, build/host/rNN/asan_p256: ASan+UBSan build of the library's P-256 code
 #     with the driver tests/p256/sanitize_p256.c (run by tests/test_p256_sanitizers.py)
-#   - bench-p256: bench/host_bench_p256.c (all radixes, one binary) beside OpenSSL
-#     -> bench/results/host-p256.json
+#   - bench/host_bench_p256.c (all radixes, one binary) beside OpenSSL: its rows go into
+#     bench/results/host.json with the X25519 ones (bench-host, mk/hostcheck.mk)
 
 APT_PACKAGES += valgrind libssl-dev
 
 P256_CFLAGS := -std=c99 -O2 -g $(HOST_WARN) -Iinclude -Isrc
-P256_SRC    = $(filter %/fep256.c %/p256_coz.c %/p256_point.c %/p256_ecdh.c %/util.c,$(LIB_COMMON_SRC)) src/field/fep256_r$(1).c
+P256_SRC    = $(filter %/fep256.c %/p256_coz.c %/p256_ladder.c %/p256_point.c %/p256_ecdh.c %/util.c,$(LIB_COMMON_SRC)) src/field/fep256_r$(1).c
 
 define p256_radix
 $(BUILD)/host/r$(1)/libfep256_test.so: tests/p256/fep256_shim.c $(BUILD)/host/r$(1)/libmotebox.a $(LIB_HEADERS)
@@ -32,25 +32,13 @@ $(foreach r,$(RADIXES),$(eval $(call p256_radix,$(r))))
 P256_TEST_BINS := $(foreach r,$(RADIXES),$(addprefix $(BUILD)/host/r$(r)/,libfep256_test.so ct_p256 asan_p256)) \
                   $(BUILD)/host/r64/ct_p256_leaky
 
-.PHONY: p256-check bench-p256
+.PHONY: p256-check
 p256-check: $(P256_TEST_BINS)
 TEST_DEPS += p256-check
 
-# --- host benchmark: each radix's archive with its global symbols prefixed (r16_...), so
-# all three link into one binary beside -lcrypto and run in one process.
-P256_BENCH := $(BUILD)/bench/p256
-define p256_bench_lib
-$(P256_BENCH)/libmb_r$(1).a: $(BUILD)/host/r$(1)/libmotebox.a
-	@mkdir -p $$(dir $$@)
-	nm -g --defined-only $$< | awk 'NF == 3 { print $$$$3 " r$(1)_" $$$$3 }' | sort -u > $$@.syms
-	objcopy --redefine-syms=$$@.syms $$< $$@
-endef
-$(foreach r,$(RADIXES),$(eval $(call p256_bench_lib,$(r))))
-$(P256_BENCH)/host_bench_p256: bench/host_bench_p256.c $(foreach r,$(RADIXES),$(P256_BENCH)/libmb_r$(r).a) include/motebox.h
+# --- host benchmark: the symbol-prefixed copies of each radix's library (r16_..., made
+# by mk/hostcheck.mk in $(HB)) link into one binary beside -lcrypto, one process.
+$(HB)/host_bench_p256: bench/host_bench_p256.c bench/host_bench.h $(foreach r,$(RADIXES),$(HB)/libmb_r$(r).a) include/motebox.h
 	$(HOST_CC) -std=c99 -O2 $(HOST_WARN) -Wno-missing-prototypes -Iinclude -o $@ $< $(filter %.a,$^) -lcrypto
-
-bench-p256: $(P256_BENCH)/host_bench_p256
-	@mkdir -p bench/results
-	$(P256_BENCH)/host_bench_p256 "$(HOST_CC) $(HOST_CFLAGS)" > bench/results/host-p256.json.tmp
-	mv bench/results/host-p256.json.tmp bench/results/host-p256.json
-BENCH_STEPS += bench-p256
+.PHONY: bench-p256
+bench-p256: bench-host

@@ -5,36 +5,55 @@
  *
  *   void fep256_add(fep256 *h, const fep256 *f, const fep256 *g);   h = f + g mod p
  *   void fep256_sub(fep256 *h, const fep256 *f, const fep256 *g);   h = f - g mod p
+ *   fep256_add_fast, fep256_sub_fast: the same for assembly callers (p256_ladder.S);
+ *   they clobber r0-r12 and keep lr.
  *
  * Inputs: f, g < p. Output: h < p; h may alias f or g (all loads precede the store).
- * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved: 36 bytes of stack).
+ * Clobbers: C entries r0-r3, r12 (r4-r11 and lr saved: 36 bytes of stack); _fast
+ * entries r0-r12, no stack.
  * CT: f, g secret. No branch, no data-dependent address; carries become masks via SBC
  *     (seed 001, Algorithm 2), and p's words -1, -1, -1, 0, 0, 0, 1, -1 make the masked
  *     p the mask itself, zeros, and mask >> 31.
- * Register map: r4-r11 = f, then the result; r1/r3/r12/lr = g words, then the mask.
+ * Register map: r4-r11 = f, then the result; r1/r3/r12 = g words (three at a time, so
+ * lr stays free), then the top word and the mask; r0 = h, r2 = g.
  */
     .syntax unified
     .thumb
     .text
 
+/* h = f op g over 8 words with op = adds/adcs or subs/sbcs; leaves the carry flag. */
+    .macro  LOAD_OP op0, op
+    ldm     r1, {r4-r11}
+    ldm     r2!, {r1, r3, r12}
+    \op0    r4, r4, r1
+    \op     r5, r5, r3
+    \op     r6, r6, r12
+    ldm     r2!, {r1, r3, r12}
+    \op     r7, r7, r1
+    \op     r8, r8, r3
+    \op     r9, r9, r12
+    ldm     r2, {r1, r3}
+    \op     r10, r10, r1
+    \op     r11, r11, r3
+    .endm
+
+/* r4-r11 += p & mask (mask in r1), stored to [r0]. */
+    .macro  ADD_MASKED_P_STORE
+    adds    r4, r4, r1
+    adcs    r5, r5, r1
+    adcs    r6, r6, r1
+    adcs    r7, r7, #0
+    adcs    r8, r8, #0
+    adcs    r9, r9, #0
+    adcs    r10, r10, r1, lsr #31
+    adc     r11, r11, r1
+    stm     r0, {r4-r11}
+    .endm
+
 /* f + g = V < 2p with V = top 2^256 + s. Subtract p from V; if that borrows (V < p),
  * add p back under the mask. */
-    .global fep256_add
-    .type   fep256_add, %function
-    .thumb_func
-fep256_add:
-    push    {r4-r11, lr}
-    ldm     r1, {r4-r11}
-    ldm     r2!, {r1, r3, r12, lr}
-    adds    r4, r4, r1
-    adcs    r5, r5, r3
-    adcs    r6, r6, r12
-    adcs    r7, r7, lr
-    ldm     r2, {r1, r3, r12, lr}
-    adcs    r8, r8, r1
-    adcs    r9, r9, r3
-    adcs    r10, r10, r12
-    adcs    r11, r11, lr
+    .macro  FEP_ADD
+    LOAD_OP adds, adcs
     mov     r1, #0
     adc     r1, r1, #0               /* top */
     subs    r4, r4, #0xFFFFFFFF
@@ -47,45 +66,47 @@ fep256_add:
     sbcs    r11, r11, #0xFFFFFFFF
     sbcs    r1, r1, #0
     sbc     r1, r1, r1               /* V < p ? -1 : 0 */
-    adds    r4, r4, r1
-    adcs    r5, r5, r1
-    adcs    r6, r6, r1
-    adcs    r7, r7, #0
-    adcs    r8, r8, #0
-    adcs    r9, r9, #0
-    adcs    r10, r10, r1, lsr #31
-    adc     r11, r11, r1
-    stm     r0, {r4-r11}
-    pop     {r4-r11, pc}
-    .size   fep256_add, .-fep256_add
+    ADD_MASKED_P_STORE
+    .endm
 
 /* f - g; a borrow means f - g + 2^256 was computed: adding p under the mask wraps back
  * below 2^256 to f - g + p. */
+    .macro  FEP_SUB
+    LOAD_OP subs, sbcs
+    sbc     r1, r1, r1               /* f < g ? -1 : 0 */
+    ADD_MASKED_P_STORE
+    .endm
+
+    .global fep256_add
+    .type   fep256_add, %function
+    .thumb_func
+fep256_add:
+    push    {r4-r11, lr}
+    FEP_ADD
+    pop     {r4-r11, pc}
+    .size   fep256_add, .-fep256_add
+
     .global fep256_sub
     .type   fep256_sub, %function
     .thumb_func
 fep256_sub:
     push    {r4-r11, lr}
-    ldm     r1, {r4-r11}
-    ldm     r2!, {r1, r3, r12, lr}
-    subs    r4, r4, r1
-    sbcs    r5, r5, r3
-    sbcs    r6, r6, r12
-    sbcs    r7, r7, lr
-    ldm     r2, {r1, r3, r12, lr}
-    sbcs    r8, r8, r1
-    sbcs    r9, r9, r3
-    sbcs    r10, r10, r12
-    sbcs    r11, r11, lr
-    sbc     r1, r1, r1               /* f < g ? -1 : 0 */
-    adds    r4, r4, r1
-    adcs    r5, r5, r1
-    adcs    r6, r6, r1
-    adcs    r7, r7, #0
-    adcs    r8, r8, #0
-    adcs    r9, r9, #0
-    adcs    r10, r10, r1, lsr #31
-    adc     r11, r11, r1
-    stm     r0, {r4-r11}
+    FEP_SUB
     pop     {r4-r11, pc}
     .size   fep256_sub, .-fep256_sub
+
+    .global fep256_add_fast
+    .type   fep256_add_fast, %function
+    .thumb_func
+fep256_add_fast:
+    FEP_ADD
+    bx      lr
+    .size   fep256_add_fast, .-fep256_add_fast
+
+    .global fep256_sub_fast
+    .type   fep256_sub_fast, %function
+    .thumb_func
+fep256_sub_fast:
+    FEP_SUB
+    bx      lr
+    .size   fep256_sub_fast, .-fep256_sub_fast

@@ -6,11 +6,13 @@
  *
  *   void fep256_mul(fep256 *h, const fep256 *f, const fep256 *g);   h = f g / 2^256 mod p
  *   void fep256_sqr(fep256 *h, const fep256 *f);                    h = f^2 / 2^256 mod p
+ *   fep256_mul_fast, fep256_sqr_fast: the same for assembly callers (p256_ladder.S);
+ *   they clobber r0-r12 and keep lr.
  *
  * Inputs: f, g < p (fep256.h). Output: h < p (fully reduced, as the interface requires).
  * h may alias f or g (h is written only at the end).
- * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved).
- * Stack: 40 (saves, h, g) + 64 (product words) = 104 bytes.
+ * Clobbers: C entries r0-r3, r12 (AAPCS; r4-r11 and lr saved); _fast entries r0-r12.
+ * Stack: 36 (C entry's saves) + 12 (h, g, lr) + 64 (product words) = 112 bytes; _fast: 76.
  * CT: f, g secret. Straight-line code: no branch, no data-dependent address; UMULL and
  *     UMAAL take one cycle whatever the operands (Cortex-M4 TRM, table 3-1).
  *
@@ -29,6 +31,12 @@
  * borrow mask (seed Algorithm 2): p's words are -1, -1, -1, 0, 0, 0, 1, -1, so the
  * masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask.
  *
+ * Squaring: f stays in r4-r11 and one pass over the columns sums the cross products
+ * f_i f_j (i < j; a UMAAL row per j), doubles each finished column word with ADCS x, x, x
+ * (that carry lives in the flag: nothing else in the pass sets flags) and adds the square
+ * word with one more UMAAL chain (f_i f_i at column 2i, a zero product at odd columns);
+ * then the same reduction strip. 36 products instead of 64, no f reloads.
+ *
  * Register map: strips 1-2 as fe25519_mul.S (r3-r6 g words, r7-r10 row carries,
  * r11/r12/lr/r0 f window, r2 column, r1 = f); strip 3 allocates registers as noted
  * beside the code (ONE = 1, M = 2^32-1, c3/c6/c7 row carries, q_j the digits).
@@ -41,15 +49,26 @@
     .type   fep256_sqr, %function
     .thumb_func
 fep256_sqr:
-    mov     r2, r1
-    /* fall through: f * f */
+    push    {r4-r11, lr}
+    bl      fep256_sqr_fast
+    pop     {r4-r11, pc}
     .size   fep256_sqr, .-fep256_sqr
 
+/* C entry: saves what AAPCS asks the callee to keep, then the internal routine. */
     .global fep256_mul
     .type   fep256_mul, %function
     .thumb_func
 fep256_mul:
-    push    {r0, r2, r4-r11, lr}
+    push    {r4-r11, lr}
+    bl      fep256_mul_fast
+    pop     {r4-r11, pc}
+    .size   fep256_mul, .-fep256_mul
+
+    .global fep256_mul_fast
+    .type   fep256_mul_fast, %function
+    .thumb_func
+fep256_mul_fast:
+    push    {r0, r2, lr}
     sub     sp, sp, #64
     /* ---- strip 0: g[0..3] ---- */
     ldm     r2, {r3-r6}
@@ -111,12 +130,12 @@ fep256_mul:
     str     r10, [sp, #44]
     /* ---- strip 1: g[4..7] ---- */
     ldr     r0, [sp, #68]
-    add     r0, r0, #16
-    ldm     r0, {r3-r6}
     mov     r7, #0
+    add     r0, r0, #16
     mov     r8, #0
     mov     r9, #0
     mov     r10, #0
+    ldm     r0, {r3-r6}
     ldr     r11, [r1, #0]
     ldr     r2, [sp, #16]
     umaal   r2, r7, r11, r3
@@ -174,8 +193,8 @@ fep256_mul:
     umaal   r8, r9, r0, r5
     umaal   r9, r10, r0, r6
     /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */
-    strd    r7, r8, [sp, #48]          /* t[12..15] to the frame */
-    strd    r9, r10, [sp, #56]
+    strd    r7, r8, [sp, #48]          /* t[12..14] to the frame, t15 stays */
+    str     r9, [sp, #56]
     mov     r0, #1               /* r0 = ONE */
     mov     r1, #0xFFFFFFFF        /* r1 = M */
     ldr     r2, [sp, #0]         /* q0 = t0 */
@@ -184,76 +203,240 @@ fep256_mul:
     ldr     r5, [sp, #12]         /* column 3 */
     mov     r6, #0
     umaal   r5, r6, r2, r0
-    ldr     r7, [sp, #16]         /* column 4 */
+    ldrd    r7, r8, [sp, #16]   /* columns 4, 5 */
     umaal   r7, r6, r3, r0
-    ldr     r8, [sp, #20]         /* column 5 */
     umaal   r8, r6, r4, r0
-    ldr     r9, [sp, #24]         /* column 6 */
+    ldrd    r9, r11, [sp, #24]   /* columns 6, 7 */
     umaal   r9, r6, r5, r0
-    mov     r10, #0
-    umaal   r9, r10, r2, r0
-    ldr     r11, [sp, #28]         /* column 7 */
-    umaal   r11, r6, r7, r0
-    umaal   r11, r10, r3, r0
     mov     r12, #0
-    umaal   r11, r12, r2, r1
-    ldr     lr, [sp, #32]         /* column 8 */
-    umaal   lr, r6, r8, r0
-    umaal   lr, r10, r4, r0
-    umaal   lr, r12, r3, r1
-    ldr     r2, [sp, #36]         /* column 9 */
-    umaal   r2, r6, r9, r0
-    umaal   r2, r10, r5, r0
-    umaal   r2, r12, r4, r1
-    ldr     r3, [sp, #40]         /* column 10 */
-    umaal   r3, r6, r11, r0
-    umaal   r3, r10, r7, r0
-    umaal   r3, r12, r5, r1
-    ldr     r4, [sp, #44]         /* column 11 */
-    add     r10, r10, r6      /* row 3's carry joins row 6's */
-    umaal   r4, r10, r8, r0
-    umaal   r4, r12, r7, r1
-    ldr     r5, [sp, #48]         /* column 12 */
-    umaal   r5, r10, r9, r0
-    umaal   r5, r12, r8, r1
-    ldr     r6, [sp, #52]         /* column 13 */
-    umaal   r6, r10, r11, r0
-    umaal   r6, r12, r9, r1
-    ldr     r7, [sp, #56]         /* column 14 */
-    adds    r7, r7, r10      /* row 6's carry; C into column 15 */
-    umaal   r7, r12, r11, r1
-    ldr     r8, [sp, #60]         /* column 15 */
-    adcs    r8, r8, r12      /* row 7's carry */
+    umaal   r9, r12, r2, r0
+    umaal   r11, r6, r7, r0
+    umaal   r11, r12, r3, r0
+    mov     lr, #0
+    umaal   r11, lr, r2, r1
+    ldr     r2, [sp, #32]         /* column 8 */
+    umaal   r2, r6, r8, r0
+    umaal   r2, r12, r4, r0
+    umaal   r2, lr, r3, r1
+    ldr     r3, [sp, #36]         /* column 9 */
+    umaal   r3, r6, r9, r0
+    umaal   r3, r12, r5, r0
+    umaal   r3, lr, r4, r1
+    ldr     r4, [sp, #40]         /* column 10 */
+    umaal   r4, r6, r11, r0
+    umaal   r4, r12, r7, r0
+    umaal   r4, lr, r5, r1
+    ldr     r5, [sp, #44]         /* column 11 */
+    add     r12, r12, r6      /* row 3's carry joins row 6's */
+    umaal   r5, r12, r8, r0
+    umaal   r5, lr, r7, r1
+    ldr     r6, [sp, #48]         /* column 12 */
+    umaal   r6, r12, r9, r0
+    umaal   r6, lr, r8, r1
+    ldrd    r7, r8, [sp, #52]   /* columns 13, 14 */
+    umaal   r7, r12, r11, r0
+    umaal   r7, lr, r9, r1
+    adds    r8, r8, r12      /* row 6's carry; C into column 15 */
+    umaal   r8, lr, r11, r1
+    adcs    r10, r10, lr      /* row 7's carry */
     mov     r9, #0
     adc     r9, r9, #0          /* bit 256 of V */
     /* ---- V - p; borrow -> mask; + (p & mask) ---- */
-    subs    lr, lr, #0xFFFFFFFF
-    sbcs    r2, r2, #0xFFFFFFFF
+    subs    r2, r2, #0xFFFFFFFF
     sbcs    r3, r3, #0xFFFFFFFF
-    sbcs    r4, r4, #0
+    sbcs    r4, r4, #0xFFFFFFFF
     sbcs    r5, r5, #0
     sbcs    r6, r6, #0
-    sbcs    r7, r7, #1
-    sbcs    r8, r8, #0xFFFFFFFF
+    sbcs    r7, r7, #0
+    sbcs    r8, r8, #1
+    sbcs    r10, r10, #0xFFFFFFFF
     sbcs    r9, r9, #0
     sbc     r9, r9, r9          /* V < p ? -1 : 0 */
-    adds    lr, lr, r9
-    adcs    r2, r2, r9
+    adds    r2, r2, r9
     adcs    r3, r3, r9
-    adcs    r4, r4, #0
+    adcs    r4, r4, r9
     adcs    r5, r5, #0
     adcs    r6, r6, #0
-    adcs    r7, r7, r9, lsr #31
-    adcs    r8, r8, r9
+    adcs    r7, r7, #0
+    adcs    r8, r8, r9, lsr #31
+    adcs    r10, r10, r9
     ldr     r9, [sp, #64]          /* h */
-    str     lr, [r9, #0]
-    str     r2, [r9, #4]
-    str     r3, [r9, #8]
-    str     r4, [r9, #12]
-    str     r5, [r9, #16]
-    str     r6, [r9, #20]
-    str     r7, [r9, #24]
-    str     r8, [r9, #28]
+    str     r2, [r9, #0]
+    str     r3, [r9, #4]
+    str     r4, [r9, #8]
+    str     r5, [r9, #12]
+    str     r6, [r9, #16]
+    str     r7, [r9, #20]
+    str     r8, [r9, #24]
+    str     r10, [r9, #28]
     add     sp, sp, #72
-    pop     {r4-r11, pc}
-    .size   fep256_mul, .-fep256_mul
+    pop     {pc}
+    .size   fep256_mul_fast, .-fep256_mul_fast
+
+    .global fep256_sqr_fast
+    .type   fep256_sqr_fast, %function
+    .thumb_func
+fep256_sqr_fast:
+    push    {r0, r2, lr}                   /* the frame of fep256_mul_fast (r2: unused) */
+    sub     sp, sp, #64
+    ldm     r1, {r4-r11}                   /* f stays in registers */
+    /* ---- squaring: cross products, doubling, squares, column by column ---- */
+    umull   r0, r1, r4, r4
+    str     r0, [sp, #0]
+    mov     r2, #0
+    umull   r3, r12, r4, r5
+    adds    r3, r3, r3          /* 2 t_1 */
+    umaal   r3, r1, r2, r2
+    str     r3, [sp, #4]
+    mov     lr, #0
+    umaal   r12, lr, r4, r6
+    adcs    r12, r12, r12          /* 2 t_2 */
+    umaal   r12, r1, r5, r5
+    str     r12, [sp, #8]
+    umull   r0, r3, r4, r7
+    umaal   r0, lr, r5, r6
+    adcs    r0, r0, r0          /* 2 t_3 */
+    umaal   r0, r1, r2, r2
+    str     r0, [sp, #12]
+    mov     r12, #0
+    umaal   lr, r12, r4, r8
+    umaal   lr, r3, r5, r7
+    adcs    lr, lr, lr          /* 2 t_4 */
+    umaal   lr, r1, r6, r6
+    str     lr, [sp, #16]
+    umull   r0, lr, r4, r9
+    umaal   r0, r12, r5, r8
+    umaal   r0, r3, r6, r7
+    adcs    r0, r0, r0          /* 2 t_5 */
+    umaal   r0, r1, r2, r2
+    str     r0, [sp, #20]
+    mov     r0, #0
+    umaal   r3, r0, r4, r10
+    umaal   r3, lr, r5, r9
+    umaal   r3, r12, r6, r8
+    adcs    r3, r3, r3          /* 2 t_6 */
+    umaal   r3, r1, r7, r7
+    str     r3, [sp, #24]
+    umull   r3, r2, r4, r11
+    mov     r4, #0
+    umaal   r3, r0, r5, r10
+    umaal   r3, lr, r6, r9
+    umaal   r3, r12, r7, r8
+    adcs    r3, r3, r3          /* 2 t_7 */
+    umaal   r3, r1, r4, r4
+    str     r3, [sp, #28]
+    umaal   r12, r2, r5, r11
+    umaal   r12, r0, r6, r10
+    umaal   r12, lr, r7, r9
+    adcs    r12, r12, r12          /* 2 t_8 */
+    umaal   r12, r1, r8, r8
+    str     r12, [sp, #32]
+    mov     r3, #0
+    umaal   r3, r2, r6, r11
+    umaal   r3, r0, r7, r10
+    umaal   r3, lr, r8, r9
+    adcs    r3, r3, r3          /* 2 t_9 */
+    umaal   r3, r1, r4, r4
+    str     r3, [sp, #36]
+    umaal   lr, r2, r7, r11
+    umaal   lr, r0, r8, r10
+    adcs    lr, lr, lr          /* 2 t_10 */
+    umaal   lr, r1, r9, r9
+    str     lr, [sp, #40]
+    mov     r12, #0
+    umaal   r12, r2, r8, r11
+    umaal   r12, r0, r9, r10
+    adcs    r12, r12, r12          /* 2 t_11 */
+    umaal   r12, r1, r4, r4
+    str     r12, [sp, #44]
+    umaal   r0, r2, r9, r11
+    adcs    r0, r0, r0          /* 2 t_12 */
+    umaal   r0, r1, r10, r10
+    str     r0, [sp, #48]
+    mov     r5, #0
+    umaal   r5, r2, r10, r11
+    adcs    r5, r5, r5          /* 2 t_13 */
+    umaal   r5, r1, r4, r4
+    str     r5, [sp, #52]
+    adcs    r2, r2, r2          /* 2 t_14 */
+    umaal   r2, r1, r11, r11
+    str     r2, [sp, #56]
+    adc     r10, r1, #0               /* t_15 = doubling carry + cd */
+    /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */
+    mov     r0, #1               /* r0 = ONE */
+    mov     r1, #0xFFFFFFFF        /* r1 = M */
+    ldr     r2, [sp, #0]         /* q0 = t0 */
+    ldr     r3, [sp, #4]         /* q1 = t1 */
+    ldr     r4, [sp, #8]         /* q2 = t2 */
+    ldr     r5, [sp, #12]         /* column 3 */
+    mov     r6, #0
+    umaal   r5, r6, r2, r0
+    ldrd    r7, r8, [sp, #16]   /* columns 4, 5 */
+    umaal   r7, r6, r3, r0
+    umaal   r8, r6, r4, r0
+    ldrd    r9, r11, [sp, #24]   /* columns 6, 7 */
+    umaal   r9, r6, r5, r0
+    mov     r12, #0
+    umaal   r9, r12, r2, r0
+    umaal   r11, r6, r7, r0
+    umaal   r11, r12, r3, r0
+    mov     lr, #0
+    umaal   r11, lr, r2, r1
+    ldr     r2, [sp, #32]         /* column 8 */
+    umaal   r2, r6, r8, r0
+    umaal   r2, r12, r4, r0
+    umaal   r2, lr, r3, r1
+    ldr     r3, [sp, #36]         /* column 9 */
+    umaal   r3, r6, r9, r0
+    umaal   r3, r12, r5, r0
+    umaal   r3, lr, r4, r1
+    ldr     r4, [sp, #40]         /* column 10 */
+    umaal   r4, r6, r11, r0
+    umaal   r4, r12, r7, r0
+    umaal   r4, lr, r5, r1
+    ldr     r5, [sp, #44]         /* column 11 */
+    add     r12, r12, r6      /* row 3's carry joins row 6's */
+    umaal   r5, r12, r8, r0
+    umaal   r5, lr, r7, r1
+    ldr     r6, [sp, #48]         /* column 12 */
+    umaal   r6, r12, r9, r0
+    umaal   r6, lr, r8, r1
+    ldrd    r7, r8, [sp, #52]   /* columns 13, 14 */
+    umaal   r7, r12, r11, r0
+    umaal   r7, lr, r9, r1
+    adds    r8, r8, r12      /* row 6's carry; C into column 15 */
+    umaal   r8, lr, r11, r1
+    adcs    r10, r10, lr      /* row 7's carry */
+    mov     r9, #0
+    adc     r9, r9, #0          /* bit 256 of V */
+    /* ---- V - p; borrow -> mask; + (p & mask) ---- */
+    subs    r2, r2, #0xFFFFFFFF
+    sbcs    r3, r3, #0xFFFFFFFF
+    sbcs    r4, r4, #0xFFFFFFFF
+    sbcs    r5, r5, #0
+    sbcs    r6, r6, #0
+    sbcs    r7, r7, #0
+    sbcs    r8, r8, #1
+    sbcs    r10, r10, #0xFFFFFFFF
+    sbcs    r9, r9, #0
+    sbc     r9, r9, r9          /* V < p ? -1 : 0 */
+    adds    r2, r2, r9
+    adcs    r3, r3, r9
+    adcs    r4, r4, r9
+    adcs    r5, r5, #0
+    adcs    r6, r6, #0
+    adcs    r7, r7, #0
+    adcs    r8, r8, r9, lsr #31
+    adcs    r10, r10, r9
+    ldr     r9, [sp, #64]          /* h */
+    str     r2, [r9, #0]
+    str     r3, [r9, #4]
+    str     r4, [r9, #8]
+    str     r5, [r9, #12]
+    str     r6, [r9, #16]
+    str     r7, [r9, #20]
+    str     r8, [r9, #24]
+    str     r10, [r9, #28]
+    add     sp, sp, #72
+    pop     {pc}
+    .size   fep256_sqr_fast, .-fep256_sqr_fast

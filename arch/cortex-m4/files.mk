@@ -11,3 +11,7 @@ M4ASM_SOURCES  := arch/cortex-m4/fe25519_mul.S arch/cortex-m4/fe25519_sqr.S \
 M4ASM_REPLACES += src/field/fep256_r32.c
 M4ASM_SOURCES  += arch/cortex-m4/fep256_r32_arch.c arch/cortex-m4/fep256_mul.S \
                   arch/cortex-m4/fep256_addsub.S
+# The co-Z ladder's steps in assembly over the _fast field entries (replaces the whole
+# src/curve/p256_ladder.c).
+M4ASM_REPLACES += src/curve/p256_ladder.c
+M4ASM_SOURCES  += arch/cortex-m4/p256_ladder.S

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Generates fep256_mul.S (run: python3 arch/cortex-m4/gen_fep256_mul.py > arch/cortex-m4/fep256_mul.S).
 
-GF(p256) Montgomery multiplication for the Cortex-M4, fully unrolled. The product is the
-column-wise UMAAL product scanning of gen_mul.py (two strips of four g words); the
-Montgomery reduction is a third strip over the 16 product words whose "rows" are the
-three non-zero words of p + 1. See the header it emits for the method.
+GF(p256) Montgomery multiplication and squaring for the Cortex-M4, fully unrolled. The
+product is the column-wise UMAAL product scanning of gen_mul.py (two strips of four g
+words); the square sums cross products, doubling and squares in one column pass with f in
+registers; the Montgomery reduction is a third strip over the 16 product words whose
+"rows" are the three non-zero words of p + 1. See the header it emits for the method.
 """
 
 B = ["r3", "r4", "r5", "r6"]          # the four g words of the current strip
@@ -22,11 +23,13 @@ HEADER = """\
  *
  *   void fep256_mul(fep256 *h, const fep256 *f, const fep256 *g);   h = f g / 2^256 mod p
  *   void fep256_sqr(fep256 *h, const fep256 *f);                    h = f^2 / 2^256 mod p
+ *   fep256_mul_fast, fep256_sqr_fast: the same for assembly callers (p256_ladder.S);
+ *   they clobber r0-r12 and keep lr.
  *
  * Inputs: f, g < p (fep256.h). Output: h < p (fully reduced, as the interface requires).
  * h may alias f or g (h is written only at the end).
- * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved).
- * Stack: 40 (saves, h, g) + 64 (product words) = 104 bytes.
+ * Clobbers: C entries r0-r3, r12 (AAPCS; r4-r11 and lr saved); _fast entries r0-r12.
+ * Stack: 36 (C entry's saves) + 12 (h, g, lr) + 64 (product words) = 112 bytes; _fast: 76.
  * CT: f, g secret. Straight-line code: no branch, no data-dependent address; UMULL and
  *     UMAAL take one cycle whatever the operands (Cortex-M4 TRM, table 3-1).
  *
@@ -45,6 +48,12 @@ HEADER = """\
  * borrow mask (seed Algorithm 2): p's words are -1, -1, -1, 0, 0, 0, 1, -1, so the
  * masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask.
  *
+ * Squaring: f stays in r4-r11 and one pass over the columns sums the cross products
+ * f_i f_j (i < j; a UMAAL row per j), doubles each finished column word with ADCS x, x, x
+ * (that carry lives in the flag: nothing else in the pass sets flags) and adds the square
+ * word with one more UMAAL chain (f_i f_i at column 2i, a zero product at odd columns);
+ * then the same reduction strip. 36 products instead of 64, no f reloads.
+ *
  * Register map: strips 1-2 as fe25519_mul.S (r3-r6 g words, r7-r10 row carries,
  * r11/r12/lr/r0 f window, r2 column, r1 = f); strip 3 allocates registers as noted
  * beside the code (ONE = 1, M = 2^32-1, c3/c6/c7 row carries, q_j the digits).
@@ -57,15 +66,26 @@ HEADER = """\
     .type   fep256_sqr, %function
     .thumb_func
 fep256_sqr:
-    mov     r2, r1
-    /* fall through: f * f */
+    push    {r4-r11, lr}
+    bl      fep256_sqr_fast
+    pop     {r4-r11, pc}
     .size   fep256_sqr, .-fep256_sqr
 
+/* C entry: saves what AAPCS asks the callee to keep, then the internal routine. */
     .global fep256_mul
     .type   fep256_mul, %function
     .thumb_func
 fep256_mul:
-    push    {r0, r2, r4-r11, lr}
+    push    {r4-r11, lr}
+    bl      fep256_mul_fast
+    pop     {r4-r11, pc}
+    .size   fep256_mul, .-fep256_mul
+
+    .global fep256_mul_fast
+    .type   fep256_mul_fast, %function
+    .thumb_func
+fep256_mul_fast:
+    push    {r0, r2, lr}
     sub     sp, sp, #64
 """
 
@@ -76,9 +96,11 @@ def strip(s):
     if s == 0:
         out.append(f"    ldm     r2, {{{B[0]}-{B[3]}}}")
     else:
-        out += [f"    ldr     r0, [sp, #{FRAME + 4}]", "    add     r0, r0, #16",
-                f"    ldm     r0, {{{B[0]}-{B[3]}}}"]
-        out += [f"    mov     {t}, #0" for t in T]
+        # the carries are zeroed between the loads so that no load waits on the ADD
+        out += [f"    ldr     r0, [sp, #{FRAME + 4}]", f"    mov     {T[0]}, #0",
+                "    add     r0, r0, #16"]
+        out += [f"    mov     {t}, #0" for t in T[1:]]
+        out += [f"    ldm     r0, {{{B[0]}-{B[3]}}}"]
     for c in range(11):
         k = c + 4 * s
         terms = [j for j in range(4) if 0 <= c - j <= 7]
@@ -110,17 +132,23 @@ def strip(s):
 ROWS = [(3, "ONE", "c3"), (6, "ONE", "c6"), (7, "M", "c7")]   # (word of p+1, constant, carry)
 
 
-def reduce():
+PAIRS = (4, 6, 13)   # columns k whose t_k, t_{k+1} one LDRD loads (3 cycles, not 4)
+
+
+def reduce(spill=True, name="fep256_mul_fast"):
     """Strip 3: Montgomery reduction of t[0..15] (t[12..15] in r7-r10), then V - p and
-    the masked add-back, stored to h."""
-    out = ["    /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */",
-           "    strd    r7, r8, [sp, #48]          /* t[12..15] to the frame */",
-           "    strd    r9, r10, [sp, #56]"]
-    free = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
-            "r12", "lr"]
+    the masked add-back, stored to h. Registers are allocated as the digits come and go;
+    t_15 stays in r10, which the strip never needs."""
+    out = ["    /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */"]
+    if spill:
+        out += ["    strd    r7, r8, [sp, #48]          /* t[12..14] to the frame, t15 stays */",
+                "    str     r9, [sp, #56]"]
+    free = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r11", "r12", "lr"]
     reg = {}
 
     def alloc(name):
+        if not free:
+            raise SystemExit(f"strip 3: out of registers at {name}")
         r = free.pop(0)
         reg[name] = r
         return r
@@ -132,13 +160,20 @@ def reduce():
     alloc("M")
     out.append(f"    mov     {reg['ONE']}, #1               /* {reg['ONE']} = ONE */")
     out.append(f"    mov     {reg['M']}, #0xFFFFFFFF        /* {reg['M']} = M */")
-    # q_0..q_2 are t_0..t_2: one load run.
+    # q_0..q_2 are t_0..t_2: one load run with column 3.
     for k in range(3):
         r = alloc(f"q{k}")
         out.append(f"    ldr     {r}, [sp, #{4 * k}]         /* q{k} = t{k} */")
+    reg["v15"] = "r10"
     for k in range(3, 16):
-        acc = alloc(f"v{k}")
-        out.append(f"    ldr     {acc}, [sp, #{4 * k}]         /* column {k} */")
+        if f"v{k}" not in reg:
+            acc = alloc(f"v{k}")
+            if k in PAIRS:
+                nxt = alloc(f"v{k + 1}")
+                out.append(f"    ldrd    {acc}, {nxt}, [sp, #{4 * k}]   /* columns {k}, {k + 1} */")
+            else:
+                out.append(f"    ldr     {acc}, [sp, #{4 * k}]         /* column {k} */")
+        acc = reg[f"v{k}"]
         if k == 11:
             out.append(f"    add     {reg['c6']}, {reg['c6']}, {reg['c3']}      /* row 3's carry joins row 6's */")
             release("c3")
@@ -183,8 +218,89 @@ def reduce():
     for i in range(8):
         out.append(f"    str     {R[i]}, [{top}, #{4 * i}]")
     out += [f"    add     sp, sp, #{FRAME + 8}",
-            "    pop     {r4-r11, pc}",
-            "    .size   fep256_mul, .-fep256_mul"]
+            "    pop     {pc}",
+            f"    .size   {name}, .-{name}"]
+    return out
+
+
+SQR_ENTRY = """
+    .global fep256_sqr_fast
+    .type   fep256_sqr_fast, %function
+    .thumb_func
+fep256_sqr_fast:
+    push    {r0, r2, lr}                   /* the frame of fep256_mul_fast (r2: unused) */
+    sub     sp, sp, #64
+    ldm     r1, {r4-r11}                   /* f stays in registers */
+"""
+
+
+def sqr_product():
+    """t = f^2 into the frame (t[0..14]) and r10 (t[15]), f in r4-r11. One pass over the
+    columns: the cross products f_i f_j (i < j) as UMAAL rows (row j's carry c_j); the
+    column word x is then doubled by ADCS x, x, x (the doubling's carry stays in the flag:
+    nothing else in the pass sets flags) and the square word added by one more UMAAL
+    with its own carry cd: f_i f_i at column 2i, a zero product (Z) at odd columns."""
+    out = ["    /* ---- squaring: cross products, doubling, squares, column by column ---- */"]
+    f = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]
+    free = ["r0", "r1", "r2", "r3", "r12", "lr"]
+    reg = {}
+
+    def alloc(name):
+        if not free:
+            raise SystemExit(f"squaring: out of registers at {name}")
+        reg[name] = free.pop(0)
+        return reg[name]
+
+    def release(name):
+        free.append(reg.pop(name))
+
+    acc, cd = alloc("acc"), alloc("cd")
+    out.append(f"    umull   {acc}, {cd}, {f[0]}, {f[0]}")
+    out.append(f"    str     {acc}, [sp, #0]")
+    release("acc")
+    z = alloc("Z")
+    out.append(f"    mov     {z}, #0")
+    for k in range(1, 15):
+        terms = [(k - j, j) for j in range(1, 8) if 0 <= k - j < j]
+        done = [j for j in range(1, 8) if 2 * j - 1 == k - 1]
+        if k == 7:                       # one register short here: Z is remade from f0
+            release("Z")
+        if done:
+            reg["acc"] = reg.pop(f"c{done[0]}")
+        acc = reg.get("acc")
+        if acc is None:
+            acc = alloc("acc")
+            if (0, k) in terms:          # row k starts: UMULL sets the column and c_k
+                c = alloc(f"c{k}")
+                out.append(f"    umull   {acc}, {c}, {f[0]}, {f[k]}")
+                terms.remove((0, k))
+            else:
+                out.append(f"    mov     {acc}, #0")
+        elif (0, k) in terms:
+            c = alloc(f"c{k}")
+            out.append(f"    mov     {c}, #0")
+        if k == 7:
+            for i, j in terms:
+                if i == 0:
+                    out.append(f"    umaal   {acc}, {reg[f'c{j}']}, {f[i]}, {f[j]}")
+            terms = [t for t in terms if t[0] != 0]
+            reg["Z"] = f[0]              # f0's last use is over
+            out.append(f"    mov     {f[0]}, #0")
+        for i, j in sorted(terms, key=lambda t: -t[1]):
+            out.append(f"    umaal   {acc}, {reg[f'c{j}']}, {f[i]}, {f[j]}")
+        op = "adds" if k == 1 else "adcs"
+        out.append(f"    {op}    {acc}, {acc}, {acc}          /* 2 t_{k} */")
+        if k % 2 == 0:
+            out.append(f"    umaal   {acc}, {cd}, {f[k // 2]}, {f[k // 2]}")
+        else:
+            out.append(f"    umaal   {acc}, {cd}, {reg['Z']}, {reg['Z']}")
+        out.append(f"    str     {acc}, [sp, #{4 * k}]")
+        release("acc")
+        for i in range(1, 8):            # f_i's last use: f_i f_7 (column i + 7), f_7^2
+            if (i < 7 and k == i + 7) or (i == 7 and k == 14):
+                free.append(f[i])
+    assert "r10" in free and "r10" not in (cd, reg["Z"])
+    out.append(f"    adc     r10, {cd}, #0               /* t_15 = doubling carry + cd */")
     return out
 
 
@@ -193,6 +309,9 @@ def main():
     lines += strip(0)
     lines += strip(1)
     lines += reduce()
+    lines.append(SQR_ENTRY.rstrip("\n"))
+    lines += sqr_product()
+    lines += reduce(spill=False, name="fep256_sqr_fast")
     print("\n".join(lines))
 
 

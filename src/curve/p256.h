@@ -37,4 +37,20 @@ void p256_encode_compressed(uint8_t out[33], const p256_point *P);
 void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                      const uint8_t *rnd);
 
+/* ---- p256_ladder.c: the ladder's two steps (arch/<chip>/ may replace the file) ---- */
+
+/* The ladder's state: two co-Z points (X, Y only; Z is implicit) and scratch space.
+ * Assembly relies on this layout: R[0].x, R[0].y, R[1].x, R[1].y, t[0..4], 32 bytes each. */
+typedef struct { p256_point R[2]; fep256 t[5]; } p256_ladder;
+
+/* Swap R[0] and R[1] if bit == 1, then XYCZ-ADDC (Rivain, Algorithm 9; 5M + 3S):
+ * (R[0], R[1]) <- (R[0] - R[1], R[0] + R[1]), co-Z with Z multiplied by x1 - x0.
+ * Pre: R[0], R[1] co-Z with different X. CT: bit and the whole state are secret;
+ * t is left holding secrets (the caller wipes w once). */
+void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
+/* XYCZ-ADD (4M + 2S): R[0] <- R[0] + R[1], R[1] <- R[1] with the new common Z.
+ * Uses only t[0], t[2], t[3] as scratch (p256_scalarmult keeps values in t[1], t[4]).
+ * Pre, CT: as above. */
+void p256_ladder_add(p256_ladder *w);
+
 #endif

@@ -8,6 +8,8 @@
  *
  * Regularity: every scalar runs the same 257 iterations of XYCZ-ADDC + XYCZ-ADD
  * (5M+3S and 4M+2S); the only secret-dependent steps are masked swaps and selects.
+ * The two steps are in p256_ladder.c (an architecture may replace that file); the
+ * ladder's state, scratch included, is one p256_ladder wiped once at the end.
  *
  * Exceptional cases. The co-Z formulas fail when the two points have equal X (or one is
  * the point at infinity). With R0 = mP, R1 = (m+1)P that happens iff m = 0, -1 or
@@ -26,6 +28,9 @@
  */
 #include "curve/p256.h"
 #include "util/ct.h"
+
+/* arch/cortex-m4/p256_ladder.S addresses the ladder state by fixed offsets (p256.h). */
+typedef char p256_ladder_layout_check[sizeof(p256_ladder) == 9 * 32 ? 1 : -1];
 
 /* n, 2n and 3n as little-endian 32-bit words. */
 static const uint32_t N1[9] = {
@@ -81,12 +86,6 @@ static void recode(uint32_t kw[9], uint32_t *flip, const uint8_t k[32], int halv
     mb_wipe(b, sizeof b);
 }
 
-static void pt_cswap(p256_point *P, p256_point *Q, uint32_t bit)
-{
-    fep256_cswap(&P->x, &Q->x, bit);
-    fep256_cswap(&P->y, &Q->y, bit);
-}
-
 /* XYCZ-IDBL: from affine P, R0 = P and R1 = 2P sharing Z = 2y. With M = 3x^2 - 3,
  * S = 4xy^2: R0 = (S, 8y^4), R1 = (M^2 - 2S, M(S - X(R1)) - 8y^4). */
 static void xycz_idbl(p256_point *R0, p256_point *R1, const p256_point *P)
@@ -117,65 +116,6 @@ static void xycz_idbl(p256_point *R0, p256_point *R1, const p256_point *P)
     mb_wipe(&s, sizeof s);
     mb_wipe(&t, sizeof t);
     mb_wipe(&u, sizeof u);
-}
-
-/* XYCZ-ADD, 4M + 2S: co-Z P, Q -> Q := P + Q, P := P with the new Z = Z (xQ - xP).
- * A = (X2-X1)^2, B = X1 A, C = X2 A, E = Y1 (C - B):
- * X3 = (Y2-Y1)^2 - B - C, Y3 = (Y2-Y1)(B - X3) - E; P becomes (B, E). */
-static void xycz_add(p256_point *P, p256_point *Q)
-{
-    fep256 a, b, c, d;
-    fep256_sub(&a, &Q->x, &P->x);
-    fep256_sqr(&a, &a);
-    fep256_mul(&b, &P->x, &a);
-    fep256_mul(&c, &Q->x, &a);
-    fep256_sub(&d, &Q->y, &P->y);
-    fep256_sub(&a, &c, &b);
-    fep256_mul(&P->y, &P->y, &a);      /* E */
-    fep256_sqr(&a, &d);
-    fep256_sub(&a, &a, &b);
-    fep256_sub(&Q->x, &a, &c);         /* X3 */
-    fep256_sub(&a, &b, &Q->x);
-    fep256_mul(&a, &d, &a);
-    fep256_sub(&Q->y, &a, &P->y);      /* Y3 */
-    fep256_copy(&P->x, &b);
-    mb_wipe(&a, sizeof a);
-    mb_wipe(&b, sizeof b);
-    mb_wipe(&c, sizeof c);
-    mb_wipe(&d, sizeof d);
-}
-
-/* XYCZ-ADDC, 5M + 3S: co-Z P, Q -> Q := P + Q, P := P - Q, sharing Z (xQ - xP).
- * As XYCZ-ADD, plus X3' = (Y1+Y2)^2 - B - C, Y3' = (Y1+Y2)(X3' - B) - E. */
-static void xycz_addc(p256_point *P, p256_point *Q)
-{
-    fep256 a, b, c, d, e, f;
-    fep256_sub(&a, &Q->x, &P->x);
-    fep256_sqr(&a, &a);
-    fep256_mul(&b, &P->x, &a);         /* B */
-    fep256_mul(&c, &Q->x, &a);         /* C */
-    fep256_sub(&d, &Q->y, &P->y);      /* Y2 - Y1 */
-    fep256_add(&f, &Q->y, &P->y);      /* Y2 + Y1 */
-    fep256_sub(&a, &c, &b);
-    fep256_mul(&e, &P->y, &a);         /* E */
-    fep256_sqr(&a, &d);
-    fep256_sub(&a, &a, &b);
-    fep256_sub(&Q->x, &a, &c);         /* X3 */
-    fep256_sub(&a, &b, &Q->x);
-    fep256_mul(&a, &d, &a);
-    fep256_sub(&Q->y, &a, &e);         /* Y3 */
-    fep256_sqr(&a, &f);
-    fep256_sub(&a, &a, &b);
-    fep256_sub(&P->x, &a, &c);         /* X3' */
-    fep256_sub(&a, &P->x, &b);
-    fep256_mul(&a, &f, &a);
-    fep256_sub(&P->y, &a, &e);         /* Y3' */
-    mb_wipe(&a, sizeof a);
-    mb_wipe(&b, sizeof b);
-    mb_wipe(&c, sizeof c);
-    mb_wipe(&d, sizeof d);
-    mb_wipe(&e, sizeof e);
-    mb_wipe(&f, sizeof f);
 }
 
 /* Scale both co-Z points by lambda (X by lambda^2, Y by lambda^3), lambda from rnd
@@ -216,8 +156,9 @@ void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                      const uint8_t *rnd)
 {
     uint32_t kw[9], flip, bit, swap = 0;
-    p256_point base, R0, R1;
-    fep256 num, den;
+    p256_point base;
+    p256_ladder w;
+    fep256 *num = &w.t[1], *den = &w.t[4];   /* scratch p256_ladder_add leaves alone */
     int i, halve = 0;
 
     base = *P;
@@ -227,50 +168,46 @@ void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     }
     recode(kw, &flip, k, halve);
 
-    xycz_idbl(&R0, &R1, &base);        /* bit 257 of k' is 1: R0 = P, R1 = 2P */
-    if (rnd) randomize(&R0, &R1, rnd);
+    xycz_idbl(&w.R[0], &w.R[1], &base); /* bit 257 of k' is 1: R0 = P, R1 = 2P */
+    if (rnd) randomize(&w.R[0], &w.R[1], rnd);
 
     /* Invariant: R1 - R0 = P. Slot R0 holds R_b for the current bit b (masked swaps,
      * merged between iterations): (R_b, R_{1-b}) <- (R_b - R_{1-b}, R_b + R_{1-b}),
      * then (R_b, R_{1-b}) <- (2 R_b, R_b + R_{1-b}). */
     for (i = 256; i >= 1; i--) {
         bit = (kw[i >> 5] >> (i & 31)) & 1u;
-        pt_cswap(&R0, &R1, swap ^ bit);
+        p256_ladder_cswap_addc(&w, swap ^ bit);
         swap = bit;
-        xycz_addc(&R0, &R1);
-        xycz_add(&R1, &R0);
+        p256_ladder_add(&w);
     }
     bit = kw[0] & 1u;
-    pt_cswap(&R0, &R1, swap ^ bit);
-    xycz_addc(&R0, &R1);
+    p256_ladder_cswap_addc(&w, swap ^ bit);
 
     /* Now R0 = R_b - R_{1-b} = (-1)^(1-b) P = (xP Z^2, +-yP Z^3) for the unknown common
      * Z, and the last XYCZ-ADD multiplies Z by (X0 - X1). So
      * 1/Z_final = (+-yP) X0 / (xP Y0 (X0 - X1)): one inversion gives the affine result. */
-    fep256_neg(&den, &base.y);
-    fep256_copy(&num, &base.y);
-    fep256_cmov(&num, &den, bit ^ 1u);
-    fep256_mul(&num, &num, &R0.x);
-    fep256_sub(&den, &R0.x, &R1.x);
-    fep256_mul(&den, &den, &R0.y);
-    fep256_mul(&den, &den, &base.x);
-    xycz_add(&R1, &R0);                /* R0 = 2 R_b, R1 = R_b + R_{1-b} */
-    pt_cswap(&R0, &R1, bit);           /* the result is R_0 of the ladder */
+    fep256_neg(den, &base.y);
+    fep256_copy(num, &base.y);
+    fep256_cmov(num, den, bit ^ 1u);
+    fep256_mul(num, num, &w.R[0].x);
+    fep256_sub(den, &w.R[0].x, &w.R[1].x);
+    fep256_mul(den, den, &w.R[0].y);
+    fep256_mul(den, den, &base.x);
+    p256_ladder_add(&w);               /* R0 = 2 R_b, R1 = R_b + R_{1-b} */
+    fep256_cswap(&w.R[0].x, &w.R[1].x, bit);  /* the result is R_0 of the ladder */
+    fep256_cswap(&w.R[0].y, &w.R[1].y, bit);
 
-    fep256_invert(&den, &den);
-    fep256_mul(&num, &num, &den);      /* 1/Z */
-    fep256_sqr(&den, &num);
-    fep256_mul(&R->x, &R0.x, &den);
-    fep256_mul(&den, &den, &num);
-    fep256_mul(&R->y, &R0.y, &den);
-    fep256_neg(&den, &R->y);
-    fep256_cmov(&R->y, &den, flip);    /* k = n-1 was computed as 1: negate */
+    fep256_invert(den, den);
+    fep256_mul(num, num, den);      /* 1/Z */
+    fep256_sqr(den, num);
+    fep256_mul(&R->x, &w.R[0].x, den);
+    fep256_mul(den, den, num);
+    fep256_mul(&R->y, &w.R[0].y, den);
+    fep256_neg(den, &R->y);
+    fep256_cmov(&R->y, den, flip);    /* k = n-1 was computed as 1: negate */
 
     mb_wipe(kw, sizeof kw);
-    mb_wipe(&R0, sizeof R0);
-    mb_wipe(&R1, sizeof R1);
-    mb_wipe(&num, sizeof num);
-    mb_wipe(&den, sizeof den);
+    mb_wipe(&w, sizeof w);
     mb_wipe(&flip, sizeof flip);
     mb_wipe(&bit, sizeof bit);
     mb_wipe(&swap, sizeof swap);

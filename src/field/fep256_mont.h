@@ -64,6 +64,9 @@ static void sub_p_masked(limb out[NL], const limb s[NL], limb top)
     }
 }
 
+/* An architecture backend that provides add, sub, mul and sqr itself (e.g.
+ * arch/cortex-m4/fep256_r32_arch.c) defines MB_FEP256_ARCH_ARITH to leave them out. */
+#ifndef MB_FEP256_ARCH_ARITH
 void fep256_add(fep256 *h, const fep256 *f, const fep256 *g)
 {
     limb s[NL];
@@ -155,6 +158,8 @@ void fep256_sqr(fep256 *h, const fep256 *f)
     mb_wipe(q, sizeof q);
     mb_wipe(r, sizeof r);
 }
+
+#endif /* MB_FEP256_ARCH_ARITH */
 
 void fep256_cmov(fep256 *h, const fep256 *f, uint32_t bit)
 {

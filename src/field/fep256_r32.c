@@ -21,6 +21,7 @@ static const limb MB_P[NL] = {
     0x00000000u, 0x00000000u, 0x00000001u, 0xFFFFFFFFu
 };
 
+#ifndef MB_FEP256_ARCH_ARITH     /* only fep256_mul/sqr use it */
 /* p + 1 in 32-bit words is {0, 0, 0, 1, 0, 0, 1, 0xFFFFFFFF}: digit q_j adds q_j to
  * columns j+3 and j+6, and (2^32-1) q_j = q_j * 2^32 - q_j to columns j+7 (low word
  * -q_j mod 2^32) and j+8 (high word q_j - [q_j != 0]).
@@ -34,6 +35,7 @@ static dlimb red_col(const limb q[NL], int k)
     if (k >= 8 && k - 8 < NL) s += (limb)(q[k - 8] + (limb)(((dlimb)0 - q[k - 8]) >> LB));
     return s;
 }
+#endif
 
 #include "field/fep256_mont.h"
 

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The two steps of the co-Z ladder of p256_coz.c, on the state p256_ladder (p256.h), in
+ * a file of their own so that an architecture backend can replace them as a whole
+ * (arch/cortex-m4/p256_ladder.S keeps the same sequence of field operations).
+ * Formulas: Goundar-Joye-Miyaji-Rivain-Venelli co-Z addition, Rivain Algorithm 9.
+ * CT: no branch or index on the state or the swap bit; masked swap only.
+ */
+#include "curve/p256.h"
+
+/* XYCZ-ADD, 4M + 2S: co-Z P, Q -> Q := P + Q, P := P with the new Z = Z (xQ - xP).
+ * A = (X2-X1)^2, B = X1 A, C = X2 A, E = Y1 (C - B):
+ * X3 = (Y2-Y1)^2 - B - C, Y3 = (Y2-Y1)(B - X3) - E; P becomes (B, E), computed in
+ * place. t: scratch (t[0], t[2], t[3], as the assembly version uses them). */
+static void xycz_add(p256_point *P, p256_point *Q, fep256 t[5])
+{
+    fep256 *a = &t[0], *c = &t[2], *d = &t[3];
+    fep256_sub(a, &Q->x, &P->x);
+    fep256_sqr(a, a);
+    fep256_mul(&P->x, &P->x, a);       /* B */
+    fep256_mul(c, &Q->x, a);           /* C */
+    fep256_sub(d, &Q->y, &P->y);
+    fep256_sub(a, c, &P->x);
+    fep256_mul(&P->y, &P->y, a);       /* E */
+    fep256_sqr(a, d);
+    fep256_sub(a, a, &P->x);
+    fep256_sub(&Q->x, a, c);           /* X3 */
+    fep256_sub(a, &P->x, &Q->x);
+    fep256_mul(a, d, a);
+    fep256_sub(&Q->y, a, &P->y);       /* Y3 */
+}
+
+/* XYCZ-ADDC, 5M + 3S: co-Z P, Q -> Q := P + Q, P := P - Q, sharing Z (xQ - xP).
+ * As XYCZ-ADD, plus X3' = (Y1+Y2)^2 - B - C, Y3' = (Y1+Y2)(X3' - B) - E; B + C is
+ * formed once for X3 and X3', E is kept in P's y. t: 5 scratch elements. */
+static void xycz_addc(p256_point *P, p256_point *Q, fep256 t[5])
+{
+    fep256 *a = &t[0], *b = &t[1], *c = &t[2], *d = &t[3], *f = &t[4];
+    fep256_sub(a, &Q->x, &P->x);
+    fep256_sqr(a, a);
+    fep256_mul(b, &P->x, a);           /* B */
+    fep256_mul(c, &Q->x, a);           /* C */
+    fep256_sub(d, &Q->y, &P->y);       /* Y2 - Y1 */
+    fep256_add(f, &Q->y, &P->y);       /* Y2 + Y1 */
+    fep256_sub(a, c, b);
+    fep256_mul(&P->y, &P->y, a);       /* E */
+    fep256_add(c, b, c);               /* B + C */
+    fep256_sqr(a, d);
+    fep256_sub(&Q->x, a, c);           /* X3 */
+    fep256_sub(a, b, &Q->x);
+    fep256_mul(a, d, a);
+    fep256_sub(&Q->y, a, &P->y);       /* Y3 */
+    fep256_sqr(a, f);
+    fep256_sub(&P->x, a, c);           /* X3' */
+    fep256_sub(a, &P->x, b);
+    fep256_mul(a, f, a);
+    fep256_sub(&P->y, a, &P->y);       /* Y3' */
+}
+
+void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit)
+{
+    fep256_cswap(&w->R[0].x, &w->R[1].x, bit);
+    fep256_cswap(&w->R[0].y, &w->R[1].y, bit);
+    xycz_addc(&w->R[0], &w->R[1], w->t);
+}
+
+void p256_ladder_add(p256_ladder *w)
+{
+    xycz_add(&w->R[1], &w->R[0], w->t);
+}
