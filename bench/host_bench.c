@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sodium.h>
-#include <x86intrin.h>
 #include "motebox.h"
+#include "host_bench.h"
 
 #define WEAK __attribute__((weak))
 #define DECLARE(P)                                                                          \
@@ -66,34 +66,6 @@ static void so_secretbox(uint8_t *c, const uint8_t *m, size_t n, const uint8_t *
 #define MAXRUNS 2001
 #define NIMPL 4
 static uint64_t samples[NIMPL][MAXRUNS];
-static int first_row = 1;
-
-static uint64_t ticks(void)
-{
-    unsigned aux;
-    uint64_t t;
-    _mm_lfence();
-    t = __rdtscp(&aux);
-    _mm_lfence();
-    return t;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void row(const char *op, const char *impl, uint64_t *v, int runs)
-{
-    qsort(v, (size_t)runs, sizeof v[0], cmp_u64);
-    printf("%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"cycles\": {\"min\": %llu, \"median\": %llu, "
-           "\"max\": %llu}, \"unit\": \"TSC ticks\", \"code\": null, \"stack\": null, \"reference\": null}",
-           first_row ? "" : ",", op, impl, (unsigned long long)v[0],
-           (unsigned long long)v[runs / 2], (unsigned long long)v[runs - 1]);
-    first_row = 0;
-}
-
 static uint8_t sk[32], pk[32], pk2[32], out[32], rnd[32], nonce[24], key[32];
 static uint8_t msg[4096], ct[4096 + 16], pt[4096];
 static volatile int sink;
@@ -165,26 +137,6 @@ static void bench_op(const struct impl *impls, int n, int op, int runs)
                 ? "libsodium one-shot crypto_secretbox_easy (it has no streaming API)"
                 : impls[i].name, samples[i], runs);
     }
-}
-
-static void cpu_model(char *buf, size_t n)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    snprintf(buf, n, "unknown CPU");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *p = strchr(line, ':');
-            if (p) {
-                p += 2;
-                p[strcspn(p, "\n")] = 0;
-                snprintf(buf, n, "%s", p);
-            }
-            break;
-        }
-    }
-    fclose(f);
 }
 
 int main(int argc, char **argv)

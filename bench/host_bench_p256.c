@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <x86intrin.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include "motebox.h"
+#include "host_bench.h"
 
 #define DECLARE(P)                                                                       \
     int P##mb_p256_base(uint8_t *, const uint8_t *);                                     \
@@ -40,30 +40,6 @@ struct impl {
 };
 #define IMPL(P, NAME) { NAME, P##mb_p256_base, P##mb_p256_ecdh, P##mb_p256_ecdh_randomized, \
                         P##mb_p256_compress }
-
-static uint64_t ticks(void)
-{
-    unsigned aux;
-    return __rdtscp(&aux);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int first_row = 1;
-
-static void row(const char *op, const char *impl, uint64_t *s, int runs)
-{
-    qsort(s, (size_t)runs, sizeof s[0], cmp_u64);
-    printf("%s\n    {\"op\": \"%s\", \"impl\": \"%s\", \"cycles\": {\"min\": %llu, \"median\": %llu, "
-           "\"max\": %llu}, \"code\": null, \"stack\": null, \"reference\": null}",
-           first_row ? "" : ",", op, impl, (unsigned long long)s[0],
-           (unsigned long long)s[runs / 2], (unsigned long long)s[runs - 1]);
-    first_row = 0;
-}
 
 static void fail(const char *what)
 {
@@ -163,26 +139,6 @@ static void bench_openssl(int runs, uint64_t *s)
     EVP_PKEY_free(peer);
 }
 
-static void cpu_name(char *buf, size_t n)
-{
-    char line[256];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    snprintf(buf, n, "unknown CPU");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *p = strchr(line, ':');
-            if (p) {
-                p += 2;
-                p[strcspn(p, "\n")] = 0;
-                snprintf(buf, n, "%s", p);
-            }
-            break;
-        }
-    }
-    fclose(f);
-}
-
 int main(int argc, char **argv)
 {
     static const struct impl impls[] = {
@@ -197,7 +153,7 @@ int main(int argc, char **argv)
     if (runs < 1) runs = 1;
     s = malloc((size_t)runs * sizeof *s);
     if (!s) fail("malloc");
-    cpu_name(cpu, sizeof cpu);
+    cpu_model(cpu, sizeof cpu);
     printf("{\"target\": \"host-p256\", \"title\": \"Host x86-64: NIST P-256 ECDH\",\n"
            " \"conditions\": \"%s, TSC ticks (rdtscp) per call, %d runs each, one process; "
            "motebox built with %s; OpenSSL through its EVP API, same run; "

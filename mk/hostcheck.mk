@@ -106,11 +106,14 @@ $(HB)/libmb_r$(1).a: $(BUILD)/host/r$(1)/libmotebox.a
 	objcopy --redefine-syms=$$@.syms $$< $$@
 endef
 $(foreach r,$(RADIXES),$(eval $(call hc_bench_lib,$(r))))
-$(HB)/host_bench: bench/host_bench.c $(foreach r,$(RADIXES),$(HB)/libmb_r$(r).a) include/motebox.h
+$(HB)/host_bench: bench/host_bench.c bench/host_bench.h $(foreach r,$(RADIXES),$(HB)/libmb_r$(r).a) include/motebox.h
 	$(HC_CC) -std=c99 -O2 $(HOST_WARN) -Wno-missing-prototypes -Iinclude -o $@ $< -Wl,--whole-archive $(filter %.a,$^) -Wl,--no-whole-archive -lsodium
+# One result for the host: X25519/box beside libsodium, then P-256 beside OpenSSL
+# ($(HB)/host_bench_p256, mk/p256.mk), both run in this step.
 .PHONY: bench-host
-bench-host: $(HB)/host_bench
+bench-host: $(HB)/host_bench $(HB)/host_bench_p256
 	@mkdir -p bench/results
-	$(HB)/host_bench "$$($(HOST_CC) --version | head -n 1), $(filter -O% -m%,$(HOST_CFLAGS)) -fPIC" > bench/results/host.json.tmp
-	mv bench/results/host.json.tmp bench/results/host.json
+	$(HB)/host_bench "$$($(HOST_CC) --version | head -n 1), $(filter -O% -m%,$(HOST_CFLAGS)) -fPIC" > $(HB)/host-x25519.json
+	$(HB)/host_bench_p256 "$(HOST_CC) $(HOST_CFLAGS)" > $(HB)/host-p256.json
+	$(PY) bench/merge_results.py bench/results/host.json $(HB)/host-x25519.json $(HB)/host-p256.json
 BENCH_STEPS += bench-host
