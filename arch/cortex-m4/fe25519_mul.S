@@ -112,12 +112,12 @@ fe25519_mul_fast:
     str     r10, [sp, #44]
     /* ---- strip 1: g[4..7] ---- */
     ldr     r0, [sp, #68]
-    add     r0, r0, #16
-    ldm     r0, {r3-r6}
     mov     r7, #0
+    add     r0, r0, #16
     mov     r8, #0
     mov     r9, #0
     mov     r10, #0
+    ldm     r0, {r3-r6}
     ldr     r11, [r1, #0]
     ldr     r2, [sp, #16]
     umaal   r2, r7, r11, r3

@@ -8,10 +8,8 @@ registers; the Montgomery reduction is a third strip over the 16 product words w
 "rows" are the three non-zero words of p + 1. See the header it emits for the method.
 """
 
-B = ["r3", "r4", "r5", "r6"]          # the four g words of the current strip
-T = ["r7", "r8", "r9", "r10"]         # UMAAL carry of the row of each g word
-AW = ["r11", "r12", "lr", "r0"]       # sliding window of f words: f[i] in AW[i % 4]
-ACC = "r2"                            # the column being summed (columns 0..7 of a strip)
+from gen_mul import strip   # the 16-word product: the same two strips as fe25519_mul
+
 FRAME = 64                            # product words t[0..15] at sp[0..63]; h at sp[64], g at sp[68]
 
 HEADER = """\
@@ -88,45 +86,6 @@ fep256_mul_fast:
     push    {r0, r2, lr}
     sub     sp, sp, #64
 """
-
-
-def strip(s):
-    """Strip s: g[4s..4s+3] times all of f, added into product words 4s..4s+11."""
-    out = [f"    /* ---- strip {s}: g[{4 * s}..{4 * s + 3}] ---- */"]
-    if s == 0:
-        out.append(f"    ldm     r2, {{{B[0]}-{B[3]}}}")
-    else:
-        # the carries are zeroed between the loads so that no load waits on the ADD
-        out += [f"    ldr     r0, [sp, #{FRAME + 4}]", f"    mov     {T[0]}, #0",
-                "    add     r0, r0, #16"]
-        out += [f"    mov     {t}, #0" for t in T[1:]]
-        out += [f"    ldm     r0, {{{B[0]}-{B[3]}}}"]
-    for c in range(11):
-        k = c + 4 * s
-        terms = [j for j in range(4) if 0 <= c - j <= 7]
-        if c <= 7:
-            out.append(f"    ldr     {AW[c % 4]}, [r1, #{4 * c}]")
-            acc = ACC
-            fresh = s == 0
-            if not fresh:
-                out.append(f"    ldr     {acc}, [sp, #{4 * k}]")
-        else:
-            acc = T[c - 8]
-            fresh = False
-        if fresh:
-            j0 = max(terms)
-            if c <= 3:
-                out.append(f"    umull   {acc}, {T[j0]}, {AW[(c - j0) % 4]}, {B[j0]}")
-                terms.remove(j0)
-            else:
-                out.append(f"    mov     {acc}, #0")
-        for j in sorted(terms, reverse=True):
-            out.append(f"    umaal   {acc}, {T[j]}, {AW[(c - j) % 4]}, {B[j]}")
-        if s == 0 or c <= 7:
-            out.append(f"    str     {acc}, [sp, #{4 * k}]")
-    if s == 0:
-        out.append(f"    str     {T[3]}, [sp, #44]")
-    return out
 
 
 ROWS = [(3, "ONE", "c3"), (6, "ONE", "c6"), (7, "M", "c7")]   # (word of p+1, constant, carry)

@@ -70,14 +70,16 @@ fe25519_mul_fast:
 
 
 def strip(s):
-    """Strip s: g[4s..4s+3] times all of f, added into product words 4s..4s+11."""
+    """Strip s: g[4s..4s+3] times all of f, added into product words 4s..4s+11 at sp[0..63]
+    (g's pointer at sp[68]). gen_fep256_mul.py uses it too."""
     out = [f"    /* ---- strip {s}: g[{4 * s}..{4 * s + 3}] ---- */"]
     if s == 0:
         out.append(f"    ldm     r2, {{{B[0]}-{B[3]}}}")
     else:
-        out += ["    ldr     r0, [sp, #68]", "    add     r0, r0, #16",
-                f"    ldm     r0, {{{B[0]}-{B[3]}}}"]
-        out += [f"    mov     {t}, #0" for t in T]
+        # the carries are zeroed between the loads so that no load waits on the ADD
+        out += ["    ldr     r0, [sp, #68]", f"    mov     {T[0]}, #0", "    add     r0, r0, #16"]
+        out += [f"    mov     {t}, #0" for t in T[1:]]
+        out += [f"    ldm     r0, {{{B[0]}-{B[3]}}}"]
     for c in range(11):
         k = c + 4 * s
         terms = [j for j in range(4) if 0 <= c - j <= 7]
