@@ -8,15 +8,11 @@ h = f g / 2^256 mod p for the Montgomery product, f +- g mod p for add/sub. Inpu
 random values plus edges: 0, 1, 2, p-1, p-2, R mod p = 2^256 - p and its neighbours,
 (p +- 1)/2, powers of two at p's word boundaries, values with all-ones limbs below p."""
 import random
-import subprocess
 
 import pytest
-from elftools.elf.elffile import ELFFile
 
+from arm_harness import RAM, arm_cpu, get, put
 from conftest import REPO
-
-unicorn = pytest.importorskip("unicorn")
-from unicorn import arm_const as A  # noqa: E402
 
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
 R = 2**256
@@ -28,59 +24,15 @@ EDGES = sorted({0, 1, 2, 3, P - 1, P - 2, P - 3, R % P, R % P - 1, R % P + 1, (P
                 sum(0xFFFFFFFF << (64 * i) for i in range(4)) % P,
                 sum(0xFFFFFFFF << (64 * i + 32) for i in range(4)) % P})
 assert all(0 <= e < P for e in EDGES)
-RAM, STOP = 0x20000000, 0x00100000
 H, F, G = RAM + 0x100, RAM + 0x200, RAM + 0x300
 N_RANDOM = 10_000
 
 
 @pytest.fixture(scope="module")
 def cpu(tmp_path_factory):
-    srcs = sorted((REPO / "arch" / "cortex-m4").glob("fep256_*.S"))
-    srcs.append(REPO / "arch" / "cortex-m4" / "p256_ladder.S")
-    elf = tmp_path_factory.mktemp("m4p256") / "fep256.elf"
-    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-nostdlib",
-                    "-Wl,-Ttext=0x1000", "-Wl,--entry=0x1000", "-o", str(elf),
-                    *map(str, srcs)], check=True)
-    uc = unicorn.Uc(unicorn.UC_ARCH_ARM, unicorn.UC_MODE_THUMB | unicorn.UC_MODE_MCLASS)
-    uc.mem_map(0, 0x200000)
-    uc.mem_map(RAM, 0x100000)
-    syms = {}
-    with open(elf, "rb") as f:
-        e = ELFFile(f)
-        for seg in e.iter_segments():
-            if seg["p_type"] == "PT_LOAD":
-                uc.mem_write(seg["p_paddr"], seg.data())
-        for s in e.get_section_by_name(".symtab").iter_symbols():
-            if s.name.startswith(("fep256_", "p256_ladder_")):
-                syms[s.name] = s["st_value"] & ~1
-    uc.mem_write(STOP, b"\x00\xbe")
-    saved = (A.UC_ARM_REG_R4, A.UC_ARM_REG_R5, A.UC_ARM_REG_R6, A.UC_ARM_REG_R7,
-             A.UC_ARM_REG_R8, A.UC_ARM_REG_R9, A.UC_ARM_REG_R10, A.UC_ARM_REG_R11)
-
-    def call(name, *args):
-        for reg, v in zip((A.UC_ARM_REG_R0, A.UC_ARM_REG_R1, A.UC_ARM_REG_R2,
-                           A.UC_ARM_REG_R3), args):
-            uc.reg_write(reg, v)
-        for i, reg in enumerate(saved):
-            uc.reg_write(reg, 0x1111_0000 + i)
-        sp = RAM + 0x80000
-        uc.reg_write(A.UC_ARM_REG_SP, sp)
-        uc.reg_write(A.UC_ARM_REG_LR, STOP | 1)
-        uc.emu_start(syms[name] | 1, STOP, count=100_000)
-        assert uc.reg_read(A.UC_ARM_REG_PC) == STOP, f"{name} did not return"
-        assert uc.reg_read(A.UC_ARM_REG_SP) == sp, f"{name} unbalanced stack"
-        if not name.endswith("_fast"):      # _fast entries may clobber r0-r12
-            assert [uc.reg_read(r) for r in saved] == [0x1111_0000 + i for i in range(8)], \
-                f"{name} clobbered r4-r11"
-    return uc, call
-
-
-def put(uc, addr, x):
-    uc.mem_write(addr, x.to_bytes(32, "little"))
-
-
-def get(uc, addr):
-    return int.from_bytes(uc.mem_read(addr, 32), "little")
+    arch = REPO / "arch" / "cortex-m4"
+    return arm_cpu(tmp_path_factory.mktemp("m4p256"), sorted(arch.glob("fep256_*.S")) +
+                   [arch / "p256_ladder.S"], ("fep256_", "p256_ladder_"))
 
 
 def pairs(n, seed):
@@ -215,10 +167,3 @@ def test_ladder_steps_against_affine_arithmetic(cpu):
             z = (p2[0] - p1[0]) % P
             assert jacobian_is(get_point(uc, W + 64), affine_add(p1, p2), z)
             assert jacobian_is(get_point(uc, W), affine_add(p1, (p2[0], P - p2[1])), z)
-
-
-def test_generated_file_matches_generator():
-    """fep256_mul.S is the output of gen_fep256_mul.py (the generator is the source)."""
-    gen = REPO / "arch" / "cortex-m4" / "gen_fep256_mul.py"
-    out = subprocess.run(["python3", str(gen)], check=True, capture_output=True, text=True).stdout
-    assert out == (REPO / "arch" / "cortex-m4" / "fep256_mul.S").read_text()
