@@ -10,7 +10,6 @@
  *   fe25519_addsub_fast(s, d, f, g)       s = f + g, d = f - g   (r0-r3)
  *   fe25519_sub_fast(h, f, g)             h = f - g
  *   fe25519_mul121666add_fast(h, f, g)    h = 121666 f + g
- *   fe25519_cswap2_fast(w, bit)           swap w[0..63] with w[64..127] if bit
  *
  * Inputs: any 256-bit values; outputs < 2^256 and congruent mod 2^256-38. Outputs may
  * alias inputs (all loads happen before the stores), except that the sum s of
@@ -260,38 +259,3 @@ fe25519_cswap:
     CSWAP_WORDS 2
     pop     {r4-r11, pc}
     .size   fe25519_cswap, .-fe25519_cswap
-
-/* The ladder keeps (x2, z2) and (x3, z3) adjacent: one call swaps both pairs, with SEL
- * (one cycle, byte-wise select on the APSR.GE flags) instead of three masked EORs a word.
- * USUB8 of 0 - mask sets GE = 1111 for bit 0 (no borrow) and 0000 for bit 1: GE is
- * derived arithmetically from the secret bit, never branched on.
- * Register map: r3-r6 = x words, r7-r10 = the other pair's words, then the swapped
- * ones; r2, r11, r12, lr = selected x words. */
-    .section .text.fe25519_cswap2_fast,"ax",%progbits
-    .p2align 2
-    .global fe25519_cswap2_fast
-    .type   fe25519_cswap2_fast, %function
-    .thumb_func
-fe25519_cswap2_fast:
-    push    {lr}
-    and     r2, r1, #1
-    rsb     r2, r2, #0
-    mov     r3, #0
-    usub8   r3, r3, r2
-    add     r1, r0, #64
-    .rept   4
-    ldm     r0, {r3-r6}
-    ldm     r1, {r7-r10}
-    sel     r2, r3, r7
-    sel     r7, r7, r3
-    sel     r11, r4, r8
-    sel     r8, r8, r4
-    sel     r12, r5, r9
-    sel     r9, r9, r5
-    sel     lr, r6, r10
-    sel     r10, r10, r6
-    stm     r0!, {r2, r11, r12, lr}
-    stm     r1!, {r7-r10}
-    .endr
-    pop     {pc}
-    .size   fe25519_cswap2_fast, .-fe25519_cswap2_fast

@@ -4,8 +4,9 @@
 M4ASM_REPLACES := src/field/fe25519_r32.c src/curve/x25519_steps.c src/sym/salsa20.c \
                   src/sym/poly1305_block.c
 M4ASM_SOURCES  := arch/cortex-m4/fe25519_mul.S arch/cortex-m4/fe25519_sqr.S \
-                  arch/cortex-m4/fe25519_addsub.S arch/cortex-m4/x25519_steps.S \
-                  arch/cortex-m4/salsa20.S arch/cortex-m4/poly1305_block.S
+                  arch/cortex-m4/fe25519_addsub.S arch/cortex-m4/ct_swap.S \
+                  arch/cortex-m4/x25519_steps.S arch/cortex-m4/salsa20.S \
+                  arch/cortex-m4/poly1305_block.S
 # GF(p256): Montgomery mul/sqr and add/sub in assembly; the rest of the portable r32
 # backend is compiled from fep256_r32_arch.c (fep256_mont.h's MB_FEP256_ARCH_ARITH guard).
 M4ASM_REPLACES += src/field/fep256_r32.c

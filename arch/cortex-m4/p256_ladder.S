@@ -52,31 +52,7 @@
     .thumb_func
 p256_ladder_cswap_addc:
     push    {r0, r4-r11, lr}
-    /* masked swap of the 16 words of R[0] with those of R[1]: t = (u ^ v) & m */
-    rsb     r2, r1, #0               /* m = -bit */
-    add     r1, r0, #64
-    .rept   4
-    ldm     r0, {r3-r6}
-    ldm     r1, {r7-r10}
-    eor     r11, r3, r7
-    and     r11, r11, r2
-    eor     r3, r3, r11
-    eor     r7, r7, r11
-    eor     r12, r4, r8
-    and     r12, r12, r2
-    eor     r4, r4, r12
-    eor     r8, r8, r12
-    eor     r11, r5, r9
-    and     r11, r11, r2
-    eor     r5, r5, r11
-    eor     r9, r9, r11
-    eor     r12, r6, r10
-    and     r12, r12, r2
-    eor     r6, r6, r12
-    eor     r10, r10, r12
-    stm     r0!, {r3-r6}
-    stm     r1!, {r7-r10}
-    .endr
+    bl      ct_swap128_fast          /* R[0] <-> R[1] if bit (r0 = w, r1 = bit) */
     /* XYCZ-ADDC with P = R[0], Q = R[1] */
     OP      fep256_sub_fast, TA, P1X, P0X     /* A = (X2 - X1)^2 */
     OP2     fep256_sqr_fast, TA, TA

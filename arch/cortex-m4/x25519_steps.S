@@ -10,7 +10,7 @@
  * The base point is (x1 : z1); z1 == NULL means z1 = 1 (public, fixed per call).
  * Clobbers: r0-r3, r12 (AAPCS). Stack: 36 (saves) + 24 (frame) + 108 (deepest callee).
  * CT: k, w, x1, z1 secret. The loop counter and the byte/bit positions read from k are
- * public; the bit itself only feeds a mask (fe25519_cswap2_fast). The only branches are
+ * public; the bit itself only feeds a mask (ct_swap128_fast). The only branches are
  * the loop and z1 == NULL. Before returning, the 128 bytes below the frame that the
  * field routines used for their products are zeroed.
  *
@@ -71,7 +71,7 @@ x25519_ladder_steps:
     eor     r1, r5, r7           /* swap iff k_t != k_(t+1) */
     str     r7, [sp, #F_SWAP]
     ldr     r0, [sp, #F_W]
-    bl      fe25519_cswap2_fast
+    bl      ct_swap128_fast
 
     ARGS3   T0, X2, X2
     add     r3, r12, #Z2
@@ -118,7 +118,7 @@ x25519_ladder_steps:
 
     ldr     r0, [sp, #F_W]
     ldr     r1, [sp, #F_SWAP]
-    bl      fe25519_cswap2_fast
+    bl      ct_swap128_fast
 
     /* Zero the secret swap bit and what the callees left below our frame. */
     mov     r0, #0

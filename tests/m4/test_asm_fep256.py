@@ -32,7 +32,7 @@ N_RANDOM = 10_000
 def cpu(tmp_path_factory):
     arch = REPO / "arch" / "cortex-m4"
     return arm_cpu(tmp_path_factory.mktemp("m4p256"), sorted(arch.glob("fep256_*.S")) +
-                   [arch / "p256_ladder.S"], ("fep256_", "p256_ladder_"))
+                   [arch / "p256_ladder.S", arch / "ct_swap.S"], ("fep256_", "p256_ladder_"))
 
 
 def pairs(n, seed):

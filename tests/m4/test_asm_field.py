@@ -25,7 +25,7 @@ def cpu(tmp_path_factory):
     srcs = [p for p in sorted((REPO / "arch" / "cortex-m4").glob("*.S"))
             if not p.name.startswith(("fep256_", "p256_"))]
     return arm_cpu(tmp_path_factory.mktemp("m4asm"), srcs,
-                   ("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_"))
+                   ("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_", "ct_"))
 
 
 H, F, G = RAM + 0x100, RAM + 0x200, RAM + 0x300
@@ -137,7 +137,7 @@ def test_ladder_fused_ops(cpu):
     for bit in (0, 1):
         blob = b"".join(w.to_bytes(4, "little") for w in words)
         uc.mem_write(F, blob)
-        call("fe25519_cswap2_fast", F, bit)
+        call("ct_swap128_fast", F, bit)
         got = bytes(uc.mem_read(F, 128))
         assert got == (blob[64:] + blob[:64] if bit else blob)
 
