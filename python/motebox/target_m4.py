@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .elf import patch_elf, symbol  # noqa: F401  (re-exported for the tests and bench)
+
 REPO = Path(__file__).resolve().parents[2]
 QEMU = "qemu-system-arm"
 # Semihosting console on stdout, nothing else attached (docs: /work/shared/TOOLCHAIN.md).
@@ -55,36 +57,3 @@ def run_model(elf, timeout=1200, options=()):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
-def symbol(elf, name):
-    """(address, size) of a symbol of elf."""
-    from elftools.elf.elffile import ELFFile
-    with open(elf, "rb") as f:
-        e = ELFFile(f)
-        for s in e.get_section_by_name(".symtab").iter_symbols():
-            if s.name == name:
-                return s["st_value"], s["st_size"]
-    raise KeyError(f"{name} not in {elf}")
-
-
-def patch_elf(src, dst, name, data, offset=0):
-    """Copy src to dst with the initial bytes of symbol `name` (+offset) replaced by data.
-    The symbol must live in a loaded section with file contents (.rodata, .data)."""
-    from elftools.elf.elffile import ELFFile
-    addr, size = symbol(src, name)
-    if offset + len(data) > size:
-        raise ValueError(f"{len(data)} bytes at +{offset} overflow {name} ({size} bytes)")
-    addr += offset
-    with open(src, "rb") as f:
-        e = ELFFile(f)
-        fileoff = None
-        for sec in e.iter_sections():
-            if (sec["sh_type"] == "SHT_PROGBITS" and sec["sh_addr"] <= addr
-                    and addr + len(data) <= sec["sh_addr"] + sec["sh_size"]):
-                fileoff = sec["sh_offset"] + addr - sec["sh_addr"]
-                break
-    if fileoff is None:
-        raise ValueError(f"{name} is not in a section with file contents")
-    blob = bytearray(Path(src).read_bytes())
-    blob[fileoff:fileoff + len(data)] = data
-    Path(dst).write_bytes(bytes(blob))
-    return Path(dst)

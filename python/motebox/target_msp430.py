@@ -13,6 +13,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from .elf import patch_elf, symbol  # noqa: F401  (re-exported for the tests and bench)
+
 REPO = Path(__file__).resolve().parents[2]
 MPYS = (32, 16)
 
@@ -194,36 +196,3 @@ def first_divergence(elf_a, elf_b, mpy, workdir, begin_pc):
             p.unlink(missing_ok=True)
 
 
-def symbol(elf, name):
-    """(address, size) of a symbol of elf."""
-    from elftools.elf.elffile import ELFFile
-    with open(elf, "rb") as f:
-        e = ELFFile(f)
-        for s in e.get_section_by_name(".symtab").iter_symbols():
-            if s.name == name:
-                return s["st_value"], s["st_size"]
-    raise KeyError(f"{name} not in {elf}")
-
-
-def patch_elf(src, dst, name, data, offset=0):
-    """Copy src to dst with the bytes of symbol `name` (+offset) replaced by data. The
-    symbol must be in a section with file contents (.rodata or .data image in FRAM)."""
-    from elftools.elf.elffile import ELFFile
-    addr, size = symbol(src, name)
-    if offset + len(data) > size:
-        raise ValueError(f"{len(data)} bytes at +{offset} overflow {name} ({size} bytes)")
-    addr += offset
-    fileoff = None
-    with open(src, "rb") as f:
-        e = ELFFile(f)
-        for sec in e.iter_sections():
-            if (sec["sh_type"] == "SHT_PROGBITS" and sec["sh_addr"] <= addr
-                    and addr + len(data) <= sec["sh_addr"] + sec["sh_size"]):
-                fileoff = sec["sh_offset"] + addr - sec["sh_addr"]
-                break
-    if fileoff is None:
-        raise ValueError(f"{name} is not in a section with file contents")
-    blob = bytearray(Path(src).read_bytes())
-    blob[fileoff:fileoff + len(data)] = data
-    Path(dst).write_bytes(bytes(blob))
-    return Path(dst)
