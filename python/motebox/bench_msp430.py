@@ -185,9 +185,11 @@ def write_json(mpy, runs):
                        "(per-operation --gc-sections links)."),
         "rows": [],
     }
-    ops = []
+    ops = []     # the order (SIZE_STUBS) first, then anything else measured; once each
     for _, measured, _ in runs:
-        ops += [op for op in list(SIZE_STUBS) + list(measured) if op in measured and op not in ops]
+        for op in list(SIZE_STUBS) + list(measured):
+            if op in measured and op not in ops:
+                ops.append(op)
     for op in ops:
         for opt, measured, sizes in runs:
             if op not in measured:
