@@ -32,15 +32,7 @@
 
 #include <stdint.h>
 
-#ifndef MB_RADIX
-#  if defined(__MSP430__)
-#    define MB_RADIX 16
-#  elif defined(__SIZEOF_INT128__)
-#    define MB_RADIX 64
-#  else
-#    define MB_RADIX 32
-#  endif
-#endif
+#include "field/radix.h"
 
 #if MB_RADIX == 16
 typedef struct { uint16_t v[16]; } fe25519;
@@ -48,8 +40,6 @@ typedef struct { uint16_t v[16]; } fe25519;
 typedef struct { uint32_t v[8]; } fe25519;
 #elif MB_RADIX == 64
 typedef struct { uint64_t v[5]; } fe25519;
-#else
-#  error "MB_RADIX must be 16, 32 or 64"
 #endif
 
 /* Backend operations (fe25519_rNN.c or arch/<chip>/). */

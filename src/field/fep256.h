@@ -24,15 +24,7 @@
 
 #include <stdint.h>
 
-#ifndef MB_RADIX
-#  if defined(__MSP430__)
-#    define MB_RADIX 16
-#  elif defined(__SIZEOF_INT128__)
-#    define MB_RADIX 64
-#  else
-#    define MB_RADIX 32
-#  endif
-#endif
+#include "field/radix.h"
 
 #if MB_RADIX == 16
 typedef struct { uint16_t v[16]; } fep256;
@@ -40,8 +32,6 @@ typedef struct { uint16_t v[16]; } fep256;
 typedef struct { uint32_t v[8]; } fep256;
 #elif MB_RADIX == 64
 typedef struct { uint64_t v[4]; } fep256;
-#else
-#  error "MB_RADIX must be 16, 32 or 64"
 #endif
 
 /* ---- backend operations (fep256_rNN.c via fep256_mont.h, or arch/<chip>/) ---- */
