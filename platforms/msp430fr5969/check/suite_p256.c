@@ -18,13 +18,5 @@ int main(void)
     run_p256_ecdh("wycheproof_p256", mbt_wycheproof_p256, mbt_wycheproof_p256_count);
     run_p256_ecdh("ossl_p256_ecdh", mbt_ossl_p256_ecdh, mbt_ossl_p256_ecdh_count);
     run_p256_base();
-    tp_str("summary: ");
-    tp_u32(total_passed);
-    tp_str(" passed, ");
-    tp_u32(total_failed);
-    tp_str(" failed");
-    tp_nl();
-    tp_str(total_failed == 0 && total_passed > 0 ? "ALL PASSED" : "FAILED");
-    tp_nl();
-    return total_failed == 0 && total_passed > 0 ? 0 : 1;
+    return summary();
 }
