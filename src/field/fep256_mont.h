@@ -101,18 +101,6 @@ void fep256_sub(fep256 *h, const fep256 *f, const fep256 *g)
     }
 }
 
-/* Close column k of a Montgomery product (lo, hi: its low/high sums): add the reduction
- * words, keep the low word as digit q_k (k < NL; adding q_k * p makes the column 0 mod
- * W) or as result word r[k-NL], and return the carry into column k+1. Shared by
- * fep256_mul and fep256_sqr. Public: k. */
-static dlimb end_column(limb q[NL], limb r[NL], int k, dlimb lo, dlimb hi)
-{
-    lo += red_col(q, k);
-    if (k < NL) q[k] = (limb)lo;
-    else r[k - NL] = (limb)lo;
-    return (lo >> LB) + hi;
-}
-
 void fep256_mul(fep256 *h, const fep256 *f, const fep256 *g)
 {
     limb q[NL], r[NL];
@@ -126,7 +114,10 @@ void fep256_mul(fep256 *h, const fep256 *f, const fep256 *g)
             lo += (limb)pr;
             hi += pr >> LB;
         }
-        lo = end_column(q, r, k, lo, hi);
+        lo += red_col(q, k);
+        if (k < NL) q[k] = (limb)lo;       /* adding q_k * p makes the column 0 mod W */
+        else r[k - NL] = (limb)lo;
+        lo = (lo >> LB) + hi;
         hi = 0;
     }
     sub_p_masked(h->v, r, (limb)lo);
@@ -157,7 +148,10 @@ void fep256_sqr(fep256 *h, const fep256 *f)
             lo += (limb)pr;
             hi += pr >> LB;
         }
-        lo = end_column(q, r, k, lo, hi);
+        lo += red_col(q, k);
+        if (k < NL) q[k] = (limb)lo;
+        else r[k - NL] = (limb)lo;
+        lo = (lo >> LB) + hi;
         hi = 0;
     }
     sub_p_masked(h->v, r, (limb)lo);
