@@ -60,6 +60,36 @@ REFERENCE = {
 REFERENCE_CYCLES = {"fe_add": 138, "fe_sub": 108, "fe_mul": 546, "fe_sqr": 362,
                     "fe_mul121666": 72, "fe_invert": 96337, "x25519": 1423667,
                     "x25519_randomized": 1563582}
+# Issue #6's goals for the assembly build (O2-asm), with the anchors it names; the table
+# `make bench` renders compares them with this run's measurements.
+GOAL_VARIANT = "O2-asm"
+GOALS = [  # (op, metric, goal, anchor)
+    ("x25519", "cycles", 520000,
+     "548,873 (Lenngren, X25519-Cortex-M4, best published); 1,423,667 (seed 002)"),
+    ("x25519_randomized", "cycles", 560000, "1,563,582 (seed 002)"),
+    ("x25519", "code", 2500, "1,892 B (Lenngren)"),
+    ("x25519", "stack", 400, "368 B (Lenngren)"),
+    ("fe_mul", "cycles", 200, "546 (seed 002)"),
+    ("fe_sqr", "cycles", 160, "362 (seed 002)"),
+    ("p256_ecdh", "cycles", 850000, "about 906,000 (Lenngren, P256-Cortex-M4)"),
+    ("box_stream_64", "cycles", 2000, "7,443 (seed 003's coprocessor)"),
+]
+
+
+def goal_rows(rows):
+    """One row per goal: the measured O2-asm value beside the goal, when that variant ran."""
+    out = []
+    for op, metric, goal, anchor in GOALS:
+        row = next((r for r in rows if r["key"] == op and r["variant"] == GOAL_VARIANT), None)
+        if row is None:
+            continue
+        value = row["cycles"]["median"] if metric == "cycles" else row[metric]
+        out.append({"op": OPS[op][0].format(kib=""), "metric": metric, "goal": goal,
+                    "anchor": anchor, "measured": value,
+                    "met": value is not None and value <= goal})
+    return out
+
+
 VARIANTS = {"O2": "portable C r32, -O2", "Os": "portable C r32, -Os",
             "O2-asm": "arch/cortex-m4 asm + C, -O2", "Os-asm": "arch/cortex-m4 asm + C, -Os"}
 LINE = re.compile(r"^bench op=(\w+) runs=(\d+) min=(\d+) median=(\d+) max=(\d+) stack=(\d+)"
@@ -180,7 +210,8 @@ def main(argv=None):
                 if undef:
                     print(f"run_m4: warning: {op} ({v}) needs {', '.join(undef)} from outside "
                           "the library", file=sys.stderr)
-            rows.append({"op": label.format(kib=kib(m["bytes"])), "key": op, "impl": VARIANTS[v],
+            rows.append({"op": label.format(kib=kib(m["bytes"])), "key": op, "variant": v,
+                         "impl": VARIANTS[v],
                          "cycles": {"min": m["min"], "median": m["median"], "max": m["max"]},
                          "runs": m["runs"], "code": code, "stack": m["stack"],
                          "reference": REFERENCE.get(op) if k == 0 else None})
@@ -202,6 +233,8 @@ def main(argv=None):
             "Stack: painted-stack high-water mark of one call, caller-owned buffers excluded. "
             "Reference: seed 002 on an STM32F411 with hand-written assembly field arithmetic."),
         "rows": rows,
+        "goals": goal_rows(rows),
+        "goals_title": f"Issue #6 goals, measured on the {VARIANTS[GOAL_VARIANT]} build",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n")

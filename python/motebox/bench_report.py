@@ -7,7 +7,8 @@ Input schema (one file per target):
   {"target": str, "title": str, "conditions": str,
    "rows": [{"op": str, "impl": str, "cycles": {"min", "median", "max"}, "unit": str?,
              "code": int|null, "stack": int|null, "reference": str|null}, ...],
-   "plot": "own"?}     (the bench step drew bench/results/<target>.png itself)
+   "plot": "own"?,     (the bench step drew bench/results/<target>.png itself)
+   "goals": [{"op", "metric", "goal", "anchor", "measured", "met"}]?, "goals_title": str?}
 """
 import json
 import sys
@@ -51,6 +52,15 @@ def table(result):
         cells += [_num(r.get("code"))] * has_code + [_num(r.get("stack"))] * has_stack
         cells.append(r.get("reference") or "")
         lines.append("| " + " | ".join(cells) + " |")
+    if result.get("goals"):
+        lines += ["", f"**{result.get('goals_title', 'Goals')}**", "",
+                  "| operation | metric | goal | measured | met | anchor |",
+                  "|---|---|---|---|---|---|"]
+        for g in result["goals"]:
+            unit = "B" if g["metric"] in ("code", "stack") else "cycles"
+            lines.append(f"| {g['op']} | {g['metric']} | ≤ {_num(g['goal'])} {unit} | "
+                         f"{_num(g['measured'])} | {'yes' if g['met'] else '**no**'} | "
+                         f"{g['anchor']} |")
     png = RESULTS / f"{result['target']}.png"
     if png.exists():
         lines += ["", f"![{result['target']} cycles](bench/results/{png.name})"]
