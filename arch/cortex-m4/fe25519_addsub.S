@@ -6,16 +6,11 @@
  *   void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f - g
  *   void fe25519_mul121666(fe25519 *h, const fe25519 *f);               h = 121666 f
  *   void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit);           swap if bit
- * and, for the assembly ladder (internal convention: clobber r0-r12, keep lr):
- *   fe25519_addsub_fast(s, d, f, g)       s = f + g, d = f - g   (r0-r3)
- *   fe25519_sub_fast(h, f, g)             h = f - g
- *   fe25519_mul121666add_fast(h, f, g)    h = 121666 f + g
+ * (the C entries; x25519_scalarmult.S has the ladder's own fused operations).
  *
  * Inputs: any 256-bit values; outputs < 2^256 and congruent mod 2^256-38. Outputs may
- * alias inputs (all loads happen before the stores), except that the sum s of
- * fe25519_addsub_fast must not alias f or g (it is stored before d is computed).
- * Clobbers: C entries r0-r3, r12 (r4-r11, lr saved: 36 bytes of stack); _fast entries
- * r0-r12 (4-16 bytes of stack).
+ * alias inputs (all loads happen before the stores).
+ * Clobbers: r0-r3, r12 (r4-r11, lr saved: 36 bytes of stack).
  * CT: all inputs secret, bit too. No branch; carries become masks via SBC.
  */
     .syntax unified
@@ -135,33 +130,6 @@ fe25519_sub:
     pop     {r4-r11, pc}
     .size   fe25519_sub, .-fe25519_sub
 
-    .section .text.fe25519_sub_fast,"ax",%progbits
-    .p2align 2
-    .global fe25519_sub_fast
-    .type   fe25519_sub_fast, %function
-    .thumb_func
-fe25519_sub_fast:
-    push    {lr}
-    FE_SUB
-    pop     {pc}
-    .size   fe25519_sub_fast, .-fe25519_sub_fast
-
-/* s = f + g into [r0], d = f - g into [r1], f = [r2], g = [r3]. */
-    .section .text.fe25519_addsub_fast,"ax",%progbits
-    .p2align 2
-    .global fe25519_addsub_fast
-    .type   fe25519_addsub_fast, %function
-    .thumb_func
-fe25519_addsub_fast:
-    push    {r1-r3, lr}
-    mov     r1, r2
-    mov     r2, r3
-    FE_ADD
-    pop     {r0-r2}
-    FE_SUB
-    pop     {pc}
-    .size   fe25519_addsub_fast, .-fe25519_addsub_fast
-
 /* h = 121666 f: one UMAAL chain with the constant, then the carry word (< 121666)
  * times 38 folded in as for a product. Register map: r4-r11 = f then h, r2 = carry,
  * r3 = 121666, r12 = 38. */
@@ -197,55 +165,6 @@ fe25519_mul121666:
     stm     r0, {r4-r11}
     pop     {r4-r11, pc}
     .size   fe25519_mul121666, .-fe25519_mul121666
-
-/* h = 121666 f + g: the words of g are the UMAAL addends. Each g word is loaded into
- * the register the previous f word just freed, so the result lands in ascending
- * registers r1, r4-r10 without moves. Register map: r4-r11 = f, r12 = carry,
- * r3 = 121666 (then 38), r2 = g. */
-    .section .text.fe25519_mul121666add_fast,"ax",%progbits
-    .p2align 2
-    .global fe25519_mul121666add_fast
-    .type   fe25519_mul121666add_fast, %function
-    .thumb_func
-fe25519_mul121666add_fast:
-    push    {r0, lr}
-    ldm     r1, {r4-r11}
-    movw    r3, #:lower16:121666
-    movt    r3, #:upper16:121666
-    mov     r12, #0
-    ldr     r1, [r2, #0]
-    umaal   r1, r12, r4, r3
-    ldr     r4, [r2, #4]
-    umaal   r4, r12, r5, r3
-    ldr     r5, [r2, #8]
-    umaal   r5, r12, r6, r3
-    ldr     r6, [r2, #12]
-    umaal   r6, r12, r7, r3
-    ldr     r7, [r2, #16]
-    umaal   r7, r12, r8, r3
-    ldr     r8, [r2, #20]
-    umaal   r8, r12, r9, r3
-    ldr     r9, [r2, #24]
-    umaal   r9, r12, r10, r3
-    ldr     r10, [r2, #28]
-    umaal   r10, r12, r11, r3
-    mov     r11, #38
-    mov     r3, #0
-    umaal   r1, r3, r12, r11     /* word 0 += 38 * carry; r3 = its carry (<= 1) */
-    adds    r4, r4, r3
-    adcs    r5, r5, #0
-    adcs    r6, r6, #0
-    adcs    r7, r7, #0
-    adcs    r8, r8, #0
-    adcs    r9, r9, #0
-    adcs    r10, r10, #0
-    sbc     r3, r3, r3
-    bic     r3, r11, r3
-    add     r1, r1, r3
-    pop     {r0}
-    stm     r0, {r1, r4-r10}
-    pop     {pc}
-    .size   fe25519_mul121666add_fast, .-fe25519_mul121666add_fast
 
     .section .text.fe25519_cswap,"ax",%progbits
     .p2align 2

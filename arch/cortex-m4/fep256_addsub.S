@@ -5,12 +5,10 @@
  *
  *   void fep256_add(fep256 *h, const fep256 *f, const fep256 *g);   h = f + g mod p
  *   void fep256_sub(fep256 *h, const fep256 *f, const fep256 *g);   h = f - g mod p
- *   fep256_add_fast, fep256_sub_fast: the same for assembly callers (p256_ladder.S);
- *   they clobber r0-r12 and keep lr.
+ *   (the ladder, p256_ladder.S, has its own in-register forms of both: SUBM, ADDM)
  *
  * Inputs: f, g < p. Output: h < p; h may alias f or g (all loads precede the store).
- * Clobbers: C entries r0-r3, r12 (r4-r11 and lr saved: 36 bytes of stack); _fast
- * entries r0-r12, no stack.
+ * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved: 36 bytes of stack).
  * CT: f, g secret. No branch, no data-dependent address; carries become masks via SBC
  *     (seed 001, Algorithm 2), and p's words -1, -1, -1, 0, 0, 0, 1, -1 make the masked
  *     p the mask itself, zeros, and mask >> 31.
@@ -94,19 +92,3 @@ fep256_sub:
     FEP_SUB
     pop     {r4-r11, pc}
     .size   fep256_sub, .-fep256_sub
-
-    .global fep256_add_fast
-    .type   fep256_add_fast, %function
-    .thumb_func
-fep256_add_fast:
-    FEP_ADD
-    bx      lr
-    .size   fep256_add_fast, .-fep256_add_fast
-
-    .global fep256_sub_fast
-    .type   fep256_sub_fast, %function
-    .thumb_func
-fep256_sub_fast:
-    FEP_SUB
-    bx      lr
-    .size   fep256_sub_fast, .-fep256_sub_fast

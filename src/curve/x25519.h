@@ -15,7 +15,8 @@ enum { X25519_X2, X25519_Z2, X25519_X3, X25519_Z3, X25519_T0, X25519_T1 };
  * ladder starts from R0 = neutral (rho : 0), R1 = P. z2 = 0 when the result is the
  * neutral element. x3, z3, t0, t1 are scratch; the caller wipes w.
  * z1 == NULL means z1 = 1 (affine P: one multiplication per step less).
- * Portable C in x25519_steps.c; arch/cortex-m4/x25519_steps.S replaces it.
+ * Portable C in x25519_steps.c. (The Cortex-M4 backend replaces x25519_scalarmult
+ * whole, arch/cortex-m4/x25519_scalarmult.S, and has no use for this interface.)
  * Pre: bit 255 of k is 0; w[0..3], x1, z1 are outputs of fe25519_mul/sqr/frombytes/set
  * (the add/sub input rule of fe25519.h).
  * CT: k, w, x1, z1 secret; each swap is a mask of k_i xor k_(i+1) (seed 002), bits are

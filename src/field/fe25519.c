@@ -9,6 +9,7 @@ void fe25519_copy(fe25519 *h, const fe25519 *f)
     *h = *f;
 }
 
+#ifndef MB_FE25519_ARCH_INVERT   /* arch/cortex-m4/x25519_scalarmult.S provides it */
 /* h = f^(2^n). Pre: n >= 1 (public). */
 static void sqr_n(fe25519 *h, const fe25519 *f, int n)
 {
@@ -53,6 +54,7 @@ void fe25519_invert(fe25519 *h, const fe25519 *f)
     mb_wipe(&a, sizeof a);
     mb_wipe(&b, sizeof b);
 }
+#endif
 
 /* Bounds: any value. Post: 1 if f = 0 mod p, else 0.
  * CT: f is secret; the canonical bytes are ORed together, never compared early. */

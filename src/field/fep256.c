@@ -70,12 +70,19 @@ void fep256_frommont(fep256 *h, const fep256 *f)
     fep256_mul(h, f, &t);
 }
 
+#ifdef MB_FEP256_ARCH_SQR_N
+/* h = f^(2^k), k >= 1 public: an architecture backend's loop with f kept in registers
+ * (arch/cortex-m4/fep256_mul.S). */
+void fep256_sqr_n(fep256 *h, const fep256 *f, int k);
+#define sqr_n fep256_sqr_n
+#else
 /* h = f^(2^k). */
 static void sqr_n(fep256 *h, const fep256 *f, int k)
 {
     fep256_sqr(h, f);
     while (--k > 0) fep256_sqr(h, h);
 }
+#endif
 
 /* x32 = f^(2^32 - 1) and x30 = f^(2^30 - 1) (the shared prefix of both chains):
  * 31 squarings, 7 multiplications. x2 = f^3 is also returned. */

@@ -3,12 +3,19 @@
  * Poly1305 one-time authenticator, internal incremental interface (layer: sym).
  * Public wrappers: mb_poly1305, mb_poly1305_verify.
  *
- * Arithmetic mod 2^130-5 in five 26-bit limbs held in uint32_t, with 32x32->64-bit
- * products and no data-dependent branch: the same code is constant time on 16-, 32-
- * and 64-bit targets provided the multiply is. On MSP430, clang lowers each product
- * to a call of the runtime's __mspabi_mpyll (and x*5 to __mspabi_mpyl), which must
- * therefore be constant time (platforms/msp430fr5969 provides it). 5*r is recomputed
- * per block instead of stored, to keep the state small (76 bytes).
+ * Two parts. poly1305.c is generic: buffering of partial blocks, the padded last
+ * block, wiping. The arithmetic on r and h lives behind three functions (below) in
+ * poly1305_block.c, or in arch/<chip>/ files replacing it whole, which alone know how
+ * r and h are stored in the state's r[5] and h[5] words:
+ * - portable (poly1305_block.c): five 26-bit limbs each, with 32x32->64-bit products
+ *   and no data-dependent branch, constant time on 16-, 32- and 64-bit targets
+ *   provided the multiply is. On MSP430, clang lowers each product to a call of the
+ *   runtime's __mspabi_mpyll (and x*5 to __mspabi_mpyl), which must therefore be
+ *   constant time (platforms/msp430fr5969 provides it). 5*r is recomputed per block.
+ * - arch/cortex-m4/: radix 2^32, r in r[0..3] (r[4] = 0), h in h[0..4] with h[4] <= 4
+ *   (arch/cortex-m4/poly1305_block.S).
+ * The state's size and layout stay the same for every backend (76 bytes; it is part
+ * of the public mb_box_stream).
  */
 #ifndef MB_SYM_POLY1305_H
 #define MB_SYM_POLY1305_H
@@ -17,8 +24,8 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t r[5];     /* clamped r, 26-bit limbs */
-    uint32_t h[5];     /* accumulator, limbs < 2^26 (+ small) between blocks */
+    uint32_t r[5];     /* clamped r, in the backend's representation */
+    uint32_t h[5];     /* accumulator, in the backend's representation */
     uint32_t pad[4];   /* s: second key half, added at the end */
     uint8_t buf[16];   /* partial block */
     uint32_t used;     /* bytes in buf (public: depends on lengths only) */
@@ -31,12 +38,23 @@ void poly1305_init(poly1305_state *st, const uint8_t k[32]);
  * time depends on len and st->used only. */
 void poly1305_update(poly1305_state *st, const uint8_t *m, size_t len);
 
-/* h = (h + b + hibit * 2^128) * r mod 2^130-5, partially reduced: one 16-byte block
- * (hibit = 1) or the padded last block (hibit = 0). poly1305_block.c, or arch/<chip>/.
- * CT: b and the state secret. */
-void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit);
-
 /* Write the tag and wipe the state. CT: the state secret. */
 void poly1305_final(poly1305_state *st, uint8_t tag[16]);
+
+/* --- The backend (poly1305_block.c or arch/<chip>/); only poly1305.c calls these. --- */
+
+/* st->r = r clamped (RFC 8439: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff), st->h = 0.
+ * Only st->r and st->h are written. CT: r secret. */
+void poly1305_setkey(poly1305_state *st, const uint8_t r[16]);
+
+/* For each of nblocks 16-byte blocks of m: h = (h + block + hibit * 2^128) * r mod
+ * 2^130-5, partially reduced. hibit = 1 for full blocks, 0 for the padded last block;
+ * nblocks = 0 does nothing. m need not be aligned.
+ * CT: m and the state secret; time depends on nblocks only. */
+void poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks, uint32_t hibit);
+
+/* tag = ((h mod 2^130-5) + pad) mod 2^128, little-endian. Does not wipe (the caller
+ * does). CT: h and pad secret; the final reduction selects with a mask. */
+void poly1305_emit(const poly1305_state *st, uint8_t tag[16]);
 
 #endif

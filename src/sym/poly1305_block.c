@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The Poly1305 block function on the 26-bit-limb state of poly1305.h. arch/<chip>/ may
- * replace this file whole (arch/cortex-m4/poly1305_block.S). */
+/* The portable Poly1305 backend of poly1305.h: r and h in five 26-bit limbs each
+ * (st->r[0..4], st->h[0..4]). arch/<chip>/ may replace this file whole
+ * (arch/cortex-m4/poly1305_block.S, radix 2^32). */
 #include "util/ct.h"
 #include "sym/poly1305.h"
 
@@ -8,6 +9,20 @@
 
 /* 32x32 -> 64-bit product. Both factors fit in 32 bits by construction. */
 static uint64_t mul32(uint32_t a, uint32_t b) { return (uint64_t)a * b; }
+
+/* CT: r secret; loads and masks only. */
+void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
+{
+    int i;
+    /* r is clamped (RFC 8439: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) while it is split
+     * into 26-bit limbs starting at bits 0, 26, 52, 78, 104. */
+    st->r[0] = load32_le(r + 0) & 0x3ffffffu;
+    st->r[1] = (load32_le(r + 3) >> 2) & 0x3ffff03u;
+    st->r[2] = (load32_le(r + 6) >> 4) & 0x3ffc0ffu;
+    st->r[3] = (load32_le(r + 9) >> 6) & 0x3f03fffu;
+    st->r[4] = (load32_le(r + 12) >> 8) & 0x00fffffu;
+    for (i = 0; i < 5; i++) st->h[i] = 0;
+}
 
 /* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20.c):
  * the loop form is about half the code on MSP430 at -Os, the unrolled form faster on
@@ -20,13 +35,21 @@ static uint64_t mul32(uint32_t a, uint32_t b) { return (uint64_t)a * b; }
 #  endif
 #endif
 
+/* The compact form stays a separate function (as before the backend interface): inlined
+ * into poly1305_blocks' loop it needs more stack on MSP430. */
+#if MB_POLY1305_COMPACT && (defined(__GNUC__) || defined(__clang__))
+#define BLOCK_FN static __attribute__((noinline)) void
+#else
+#define BLOCK_FN static void
+#endif
+
 #if MB_POLY1305_COMPACT
 /* h = (h + block + hibit * 2^128) * r mod 2^130-5, as loops over public indices:
  * column i sums h[j] * r[i-j] for j <= i and h[j] * 5*r[i-j+5] for j > i. Bounds
  * and carries as in the unrolled version below.
  * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts;
  * the branch on j <= i depends on loop indices only. */
-void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
+BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
 {
     uint32_t h[5], s5[5], c;
     uint64_t d;
@@ -58,7 +81,7 @@ void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
  * 5*r1..5*r3 < 2^28.33, 5*r4 < 2^22.33. Each column then sums to < 2^57 (the largest,
  * d0, to < 1.9 * 2^56), so every carry d >> 26 fits in 31 bits.
  * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts. */
-void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
+BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
 {
     uint32_t h0, h1, h2, h3, h4, r0, r1, r2, r3, r4, s1, s2, s3, s4, c;
     uint64_t d0, d1, d2, d3, d4;
@@ -94,3 +117,47 @@ void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
     st->h[0] = h0; st->h[1] = h1; st->h[2] = h2; st->h[3] = h3; st->h[4] = h4;
 }
 #endif
+
+/* CT: m and the state secret; the loop count is public. */
+void poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks, uint32_t hibit)
+{
+    for (; nblocks > 0; nblocks--, m += 16) poly1305_block(st, m, hibit);
+}
+
+/* CT: h and pad secret; the final reduction selects h or h - p with a mask. */
+void poly1305_emit(const poly1305_state *st, uint8_t tag[16])
+{
+    uint32_t h0, h1, h2, h3, h4, g0, g1, g2, g3, g4, c, mask;
+    uint64_t f;
+
+    /* Full carry: limbs below 2^26, h < 2^130 + small. */
+    h0 = st->h[0]; h1 = st->h[1]; h2 = st->h[2]; h3 = st->h[3]; h4 = st->h[4];
+    c = h1 >> 26; h1 &= M26; h2 += c;
+    c = h2 >> 26; h2 &= M26; h3 += c;
+    c = h3 >> 26; h3 &= M26; h4 += c;
+    c = h4 >> 26; h4 &= M26; h0 += c * 5u;
+    c = h0 >> 26; h0 &= M26; h1 += c;
+
+    /* g = h + 5 - 2^130; if it does not borrow, h >= p and g is the reduced value. */
+    g0 = h0 + 5u; c = g0 >> 26; g0 &= M26;
+    g1 = h1 + c; c = g1 >> 26; g1 &= M26;
+    g2 = h2 + c; c = g2 >> 26; g2 &= M26;
+    g3 = h3 + c; c = g3 >> 26; g3 &= M26;
+    g4 = h4 + c - ((uint32_t)1 << 26);
+    mask = ct_mask32(g4 >> 31);     /* all ones if g4 borrowed: keep h */
+    h0 = (h0 & mask) | (g0 & ~mask);
+    h1 = (h1 & mask) | (g1 & ~mask);
+    h2 = (h2 & mask) | (g2 & ~mask);
+    h3 = (h3 & mask) | (g3 & ~mask);
+    h4 = (h4 & mask) | (g4 & ~mask);
+
+    /* h mod 2^128 as four 32-bit words, plus s, mod 2^128. */
+    h0 = h0 | (h1 << 26);
+    h1 = (h1 >> 6) | (h2 << 20);
+    h2 = (h2 >> 12) | (h3 << 14);
+    h3 = (h3 >> 18) | (h4 << 8);
+    f = (uint64_t)h0 + st->pad[0];                     store32_le(tag + 0, (uint32_t)f);
+    f = (uint64_t)h1 + st->pad[1] + (f >> 32);         store32_le(tag + 4, (uint32_t)f);
+    f = (uint64_t)h2 + st->pad[2] + (f >> 32);         store32_le(tag + 8, (uint32_t)f);
+    f = (uint64_t)h3 + st->pad[3] + (f >> 32);         store32_le(tag + 12, (uint32_t)f);
+}

@@ -49,6 +49,7 @@ def arm_cpu(workdir, sources, prefixes):
         if not name.endswith("_fast"):      # _fast entries may clobber r0-r12
             assert [uc.reg_read(r) for r in SAVED] == [0x1111_0000 + i for i in range(8)], \
                 f"{name} clobbered r4-r11"
+    call.syms = syms                  # for tests that drive registers directly
     return uc, call
 
 

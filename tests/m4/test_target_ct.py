@@ -33,7 +33,8 @@ P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 NONCE = bytes(range(1, 25))
 CHUNKS = [64, 37, 100, 0, 55]
 OPS = {"x25519": 1, "x25519_randomized": 2, "x25519_base": 3, "p256_ecdh": 4, "p256_base": 5,
-       "box_stream": 6, "box_beforenm": 7, "neg_branch": 90, "neg_index": 91}
+       "box_stream": 6, "box_beforenm": 7, "p256_ecdh_randomized": 8, "neg_branch": 90,
+       "neg_index": 91}
 
 rng = random.Random(20261123)
 X_PUB = sodium.crypto_scalarmult_base(rng.randbytes(32))
@@ -160,7 +161,7 @@ CASES = [("O2", "x25519"), ("O2", "x25519_randomized"), ("O2", "box_stream"), ("
          pytest.param("O2", "p256_base", marks=pytest.mark.slow)]
 if ASM:
     CASES += [("O2-asm", "x25519"), ("O2-asm", "x25519_randomized"), ("O2-asm", "box_stream"),
-              ("O2-asm", "p256_ecdh")]
+              ("O2-asm", "p256_ecdh"), ("O2-asm", "p256_ecdh_randomized")]
 
 
 def setup_case(op):

@@ -14,6 +14,7 @@
  *   5 p256_base          out = secret * G
  *   6 box_stream         key = secret, plaintext = secret-derived, chunks 64/37/100/0/55
  *   7 box_beforenm       k = HSalsa20(X25519(secret, pub))
+ *   8 p256_ecdh_randomized  as 4 with the initial Z randomized from rnd (fixed)
  *  90 neg_branch         negative control: a branch on a secret bit
  *  91 neg_index          negative control: a table lookup at a secret index
  * Portable (hal.h only), small RAM. */
@@ -98,6 +99,7 @@ static int run(uint8_t op, size_t *outlen)
 #if MB_HAVE_P256
     case 4: r = mb_p256_ecdh(out, secret, pub, 65); *outlen = 32; break;
     case 5: r = mb_p256_base(out, secret); *outlen = 65; break;
+    case 8: r = mb_p256_ecdh_randomized(out, secret, pub, 65, rnd); *outlen = 32; break;
 #endif
     case 6:
         mb_box_stream_init(&stream, secret, nonce);
