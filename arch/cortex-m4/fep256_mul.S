@@ -23,36 +23,46 @@
  *     words stay in the caller's frame until the next call overwrites them (stack
  *     residue, as any callee's locals; the ladder's state itself is wiped by p256_coz.c).
  *
- * Method. (1) t = f g, 16 words, by operand scanning in two strips (g[0..3] then g[4..7]
- * in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a chain of four
- * UMAALs over the 4-word window of partial words it adds into (low half into the word,
- * high half the row's carry, which becomes the word above the window), so every product
- * is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose high halves start
- * the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in registers. Strip 1's
- * rows 0..3 end with carries of weights 8..11 that start the chains of rows 4..7 (whose
- * windows begin at those weights), so only 8 rows of 16 need a zero carry; t4..t13 go to
- * the frame as they become final (the reduction reads them there), t14 and t15 stay in
- * registers. (2) Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of
- * column k is its low word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that
- * word exactly; what is added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224:
- * three "rows" with the constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7). A
- * product-scanning strip runs over columns 0..15: column k = t_k + q_{k-3} 1 + q_{k-6} 1
- * + q_{k-7} (2^32-1) plus the three row carries: the rows at words 6 and 7 are one UMAAL
- * a term (16 in all, no multiplication by the data), the row at word 3 is an ADCS chain
- * whose carry stays in the flag (nothing else in columns 3..11 sets flags; its last
- * carry joins row 6's carry register), which saves a register: t14 and t15 stay in
- * registers. Columns 0..7 give q_0..q_7, columns 8..15 (+ the last carry) the result V =
- * (t + Q p) / 2^256 < 2p. (3) V - p, and p added back under the borrow mask (seed
- * Algorithm 2): p's words are -1, -1, -1, 0, 0, 0, 1, -1, so the masked p is mask, mask,
- * mask, 0, 0, 0, mask >> 31, mask; that last pass also moves the words into r4-r11.
+ * Method. (1) t = f g, 16 words, by operand scanning in two strips (g[0..3] then
+ * g[4..7] in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a
+ * chain of four UMAALs over the 4-word window of partial words it adds into (low half
+ * into the word, high half the row's carry, which becomes the word above the window),
+ * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose
+ * high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
+ * registers. Strip 1's rows 0..3 end with carries of weights 8..11 that start the
+ * chains of rows 4..7 (whose windows begin at those weights); t4..t11 go to the frame
+ * as they become final, then t14 and t15, while t12 and t13 stay in registers. (2)
+ * Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of column k is its low
+ * word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that word exactly; what is
+ * added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224: three "rows" with the
+ * constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7), i.e. column k gets q_{k-3}
+ * + q_{k-6} + q_{k-7} (2^32-1). Additions commute, so the terms of columns 3..7 ride in
+ * the product where a carry is free: q0 goes into column 3 right after row 0 (its carry
+ * into f0 g3's high half, which cannot overflow), so t3 ends as q3 itself; the rows
+ * that start at columns 4..7 from a zero carry (strip 0 rows 4, 6; strip 1 rows 1..3)
+ * start instead from q1, q3, q2, q0, q4 loaded from the frame (the load pipelines with
+ * the row's f load: the cycle of the MOV it replaces), so t4..t6 end as q4..q6 and
+ * column 7 lacks only q1 and q0 (2^32-1). (3) Strip 3 runs the columns 7..15 that
+ * remain, product-scanning: the rows at words 6 and 7 are one UMAAL a term (by
+ * registers ONE and M), the row at word 3 an ADCS chain whose carry stays in the flag
+ * until it joins row 6's carry; where a UMAAL row starts, its carry register starts as
+ * a copy of a digit its column needs instead of 0 (row 7 at column 7 takes q1, row 6 at
+ * column 8 takes q5), so those terms cost nothing; each frame word is loaded just
+ * before its first use, in pipelined runs (a plan per kernel in the generator), so a
+ * digit holds a register only while it is needed. Columns 8..15 (+ the last carry) give
+ * V = (t + Q p) / 2^256 < 2p. (4) V - p, and p added back under the mask top - borrow
+ * (= -1 exactly when V < p: V < 2p, so top = 1 always borrows); p's words are -1, -1,
+ * -1, 0, 0, 0, 1, -1, so the masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask;
+ * that last pass also moves the words into r4-r11.
  *
  * Squaring: f stays in r4-r11 and one pass over the columns sums the cross products
  * f_i f_j (i < j; a UMAAL row per j), doubles each finished column word with ADCS x, x, x
  * (that carry lives in the flag: nothing else in the pass sets flags) and adds the square
  * word with one more UMAAL chain (f_i f_i at column 2i, a zero product at odd columns);
- * then the same reduction strip (t15 in r10). 36 products instead of 64, no f reloads;
- * some column words wait one column so that two stores pipeline, and lr is saved in the
- * first such run.
+ * then strip 3 over columns 3..15 (the row at word 3 from column 3; t15 in r10). 36
+ * products instead of 64, no f reloads; some column words wait one column so that two
+ * stores pipeline, and lr is saved in the first such run. (The product's free carries
+ * cannot take reduction terms here: they would be doubled.)
  *
  * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g[4]; partial words, row
  * carries and the f word in the other registers as the generator allocates them (see
@@ -127,6 +137,8 @@ fep256_mul_reg:
     umull   r9, r10, r2, r4
     umull   r11, r12, r2, r5
     umull   r0, lr, r2, r6
+    adds    r0, r0, r7          /* + q0 at column 3 */
+    adc     lr, lr, #0
     str     r7, [sp, #0]
     ldr     r2, [r1, #4]
     umaal   r9, r8, r2, r3
@@ -148,7 +160,7 @@ fep256_mul_reg:
     str     r0, [sp, #12]
     ldr     r9, [r1, #16]
     ldr     r7, [r1, #20]
-    mov     r11, #0
+    ldr     r11, [sp, #4]          /* q1 at column 4 */
     umaal   lr, r11, r9, r3
     umaal   r8, r11, r9, r4
     umaal   r10, r11, r9, r5
@@ -160,7 +172,7 @@ fep256_mul_reg:
     umaal   r11, r2, r7, r6
     ldr     r0, [r1, #24]
     ldr     r9, [r1, #28]
-    mov     r7, #0
+    ldr     r7, [sp, #12]          /* q3 at column 6 */
     umaal   r10, r7, r0, r3
     umaal   r12, r7, r0, r4
     umaal   r11, r7, r0, r5
@@ -182,21 +194,21 @@ fep256_mul_reg:
     umaal   r12, r9, r0, r6
     str     lr, [sp, #16]
     ldr     r0, [r1, #4]
-    mov     lr, #0
+    ldr     lr, [sp, #8]          /* q2 at column 5 */
     umaal   r8, lr, r0, r3
     umaal   r10, lr, r0, r4
     umaal   r12, lr, r0, r5
     umaal   r11, lr, r0, r6
     str     r8, [sp, #20]
     ldr     r0, [r1, #8]
-    mov     r8, #0
+    ldr     r8, [sp, #0]          /* q0 at column 6 */
     umaal   r10, r8, r0, r3
     umaal   r12, r8, r0, r4
     umaal   r11, r8, r0, r5
     umaal   r2, r8, r0, r6
     str     r10, [sp, #24]
     ldr     r0, [r1, #12]
-    mov     r10, #0
+    ldr     r10, [sp, #16]          /* q4 at column 7 */
     umaal   r12, r10, r0, r3
     umaal   r11, r10, r0, r4
     umaal   r2, r10, r0, r5
@@ -227,73 +239,65 @@ fep256_mul_reg:
     umaal   lr, r10, r12, r5
     umaal   r8, r10, r12, r6
     str     r0, [sp, #44]
-    str     r9, [sp, #48]
-    str     lr, [sp, #52]
+    str     r8, [sp, #56]
+    str     r10, [sp, #60]
     /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */
-    mov     r5, #1               /* r5 = ONE */
-    mov     r1, #0xFFFFFFFF        /* r1 = M */
-    ldr     r11, [sp, #0]         /* q0 = t0 */
-    ldr     r6, [sp, #4]         /* q1 = t1 */
-    ldr     r12, [sp, #8]         /* q2 = t2 */
-    ldr     r7, [sp, #12]         /* column 3 */
-    adds    r7, r7, r11      /* row 3 */
-    ldrd    r0, r4, [sp, #16]   /* columns 4, 5 */
-    adcs    r0, r0, r6      /* row 3 */
-    adcs    r4, r4, r12      /* row 3 */
-    ldrd    lr, r9, [sp, #24]   /* columns 6, 7 */
-    adcs    lr, lr, r7      /* row 3 */
-    mov     r3, #0
-    umaal   lr, r3, r11, r5
-    adcs    r9, r9, r0      /* row 3 */
-    umaal   r9, r3, r6, r5
-    mov     r2, #0
-    umaal   r9, r2, r11, r1
-    ldr     r11, [sp, #32]         /* column 8 */
-    adcs    r11, r11, r4      /* row 3 */
-    umaal   r11, r3, r12, r5
-    umaal   r11, r2, r6, r1
-    ldr     r6, [sp, #36]         /* column 9 */
-    adcs    r6, r6, lr      /* row 3 */
-    umaal   r6, r3, r7, r5
-    umaal   r6, r2, r12, r1
-    ldr     r12, [sp, #40]         /* column 10 */
-    adcs    r12, r12, r9      /* row 3 */
-    umaal   r12, r3, r0, r5
-    umaal   r12, r2, r7, r1
-    ldr     r7, [sp, #44]         /* column 11 */
-    adc     r3, r3, #0      /* row 3's carry joins row 6's */
-    umaal   r7, r3, r4, r5
-    umaal   r7, r2, r0, r1
-    ldr     r0, [sp, #48]         /* column 12 */
-    umaal   r0, r3, lr, r5
-    umaal   r0, r2, r4, r1
-    ldr     r4, [sp, #52]         /* column 13 */
-    umaal   r4, r3, r9, r5
-    umaal   r4, r2, lr, r1
-    adds    r8, r8, r3      /* row 6's carry; C into column 15 */
-    umaal   r8, r2, r9, r1
-    adcs    r10, r10, r2      /* row 7's carry */
-    mov     lr, #0
-    adc     lr, lr, #0          /* bit 256 of V */
+    ldr     r5, [sp, #0]
+    ldr     r1, [sp, #4]
+    ldr     r11, [sp, #28]
+    ldr     r6, [sp, #8]
+    ldr     r12, [sp, #20]
+    ldr     r8, [sp, #32]
+    ldr     r7, [sp, #12]
+    ldr     r0, [sp, #24]
+    ldr     r4, [sp, #36]
+    mov     r10, #0xFFFFFFFF
+    mov     r3, r1
+    umaal   r11, r3, r5, r10   /* row 7: + q0 (2^32-1) */
+    mov     r2, #1
+    mov     r5, r12
+    umaal   r8, r5, r6, r2   /* row 6: + q2 */
+    umaal   r8, r3, r1, r10   /* row 7: + q1 (2^32-1) */
+    adds    r4, r4, r0      /* row 3: + q6 */
+    umaal   r4, r5, r7, r2   /* row 6: + q3 */
+    umaal   r4, r3, r6, r10   /* row 7: + q2 (2^32-1) */
+    ldr     r1, [sp, #16]
+    ldr     r6, [sp, #40]
+    adcs    r6, r6, r11      /* row 3: + q7 */
+    umaal   r6, r5, r1, r2   /* row 6: + q4 */
+    umaal   r6, r3, r7, r10   /* row 7: + q3 (2^32-1) */
+    ldr     r7, [sp, #44]
+    adc     r5, r5, #0      /* row 3's carry joins row 6's */
+    umaal   r7, r5, r12, r2   /* row 6: + q5 */
+    umaal   r7, r3, r1, r10   /* row 7: + q4 (2^32-1) */
+    umaal   r9, r5, r0, r2   /* row 6: + q6 */
+    umaal   r9, r3, r12, r10   /* row 7: + q5 (2^32-1) */
+    umaal   lr, r5, r11, r2   /* row 6: + q7 */
+    umaal   lr, r3, r0, r10   /* row 7: + q6 (2^32-1) */
+    ldr     r1, [sp, #56]
+    ldr     r12, [sp, #60]
+    adds    r1, r1, r5      /* row 6's carry; C into column 15 */
+    umaal   r1, r3, r11, r10   /* row 7: + q7 (2^32-1) */
+    adcs    r12, r12, r3      /* row 7's carry */
+    adc     r0, r10, #1          /* bit 256 of V */
     /* ---- V - p; borrow -> mask; + (p & mask), into r4-r11 ---- */
-    subs    r11, r11, #0xFFFFFFFF
-    sbcs    r5, r6, #0xFFFFFFFF
-    sbcs    r6, r12, #0xFFFFFFFF
+    subs    r8, r8, #0xFFFFFFFF
+    sbcs    r5, r4, #0xFFFFFFFF
+    sbcs    r6, r6, #0xFFFFFFFF
     sbcs    r7, r7, #0
-    sbcs    r0, r0, #0
-    sbcs    r9, r4, #0
-    sbcs    r1, r8, #1
-    sbcs    r2, r10, #0xFFFFFFFF
+    sbcs    r9, r9, #0
     sbcs    lr, lr, #0
-    sbc     r3, lr, lr          /* V < p ? -1 : 0 */
-    adds    r4, r11, r3
-    adcs    r5, r5, r3
-    adcs    r6, r6, r3
+    sbcs    r10, r1, #1
+    sbcs    r11, r12, #0xFFFFFFFF
+    sbc     r0, r0, #0          /* V < p ? -1 : 0 */
+    adds    r4, r8, r0
+    adcs    r5, r5, r0
+    adcs    r6, r6, r0
     adcs    r7, r7, #0
-    adcs    r8, r0, #0
-    adcs    r9, r9, #0
-    adcs    r10, r1, r3, lsr #31
-    adcs    r11, r2, r3
+    adcs    r8, r9, #0
+    adcs    r9, lr, #0
+    adcs    r10, r10, r0, lsr #31
+    adcs    r11, r11, r0
     ldr     lr, [sp, #68]
     bx      lr
     .size   fep256_mul_reg, .-fep256_mul_reg
@@ -382,72 +386,75 @@ fep256_sqr_reg:                /* the caller reserved sp[0..71]; lr goes to sp[6
     umaal   r5, r1, r4, r4
     adcs    r2, r2, r2          /* 2 t_14 */
     umaal   r2, r1, r11, r11
+    adc     r10, r1, #0               /* t_15 = doubling carry + cd */
     str     r5, [sp, #52]
     str     r2, [sp, #56]
-    adc     r10, r1, #0               /* t_15 = doubling carry + cd */
     /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */
-    mov     r2, #1               /* r2 = ONE */
-    mov     r9, #0xFFFFFFFF        /* r9 = M */
-    ldr     r1, [sp, #0]         /* q0 = t0 */
-    ldr     r4, [sp, #4]         /* q1 = t1 */
-    ldr     r11, [sp, #8]         /* q2 = t2 */
-    ldr     r7, [sp, #12]         /* column 3 */
-    adds    r7, r7, r1      /* row 3 */
-    ldrd    r6, r3, [sp, #16]   /* columns 4, 5 */
-    adcs    r6, r6, r4      /* row 3 */
-    adcs    r3, r3, r11      /* row 3 */
-    ldrd    r5, r12, [sp, #24]   /* columns 6, 7 */
-    adcs    r5, r5, r7      /* row 3 */
+    ldr     r2, [sp, #0]
+    ldr     r9, [sp, #12]
+    ldr     r1, [sp, #4]
+    ldr     r4, [sp, #16]
+    ldr     r11, [sp, #8]
+    ldr     r7, [sp, #20]
+    ldr     r6, [sp, #24]
+    ldr     r3, [sp, #28]
+    ldr     r5, [sp, #32]
+    adds    r9, r9, r2      /* row 3: + q0 */
+    adcs    r4, r4, r1      /* row 3: + q1 */
+    adcs    r7, r7, r11      /* row 3: + q2 */
+    adcs    r6, r6, r9      /* row 3: + q3 */
+    mov     r12, #1
     mov     r0, #0
-    umaal   r5, r0, r1, r2
-    adcs    r12, r12, r6      /* row 3 */
-    umaal   r12, r0, r4, r2
-    mov     lr, #0
-    umaal   r12, lr, r1, r9
-    ldrd    r8, r1, [sp, #32]   /* columns 8, 9 */
-    adcs    r8, r8, r3      /* row 3 */
-    umaal   r8, r0, r11, r2
-    umaal   r8, lr, r4, r9
-    adcs    r1, r1, r5      /* row 3 */
-    umaal   r1, r0, r7, r2
-    umaal   r1, lr, r11, r9
-    ldrd    r4, r11, [sp, #40]   /* columns 10, 11 */
-    adcs    r4, r4, r12      /* row 3 */
-    umaal   r4, r0, r6, r2
-    umaal   r4, lr, r7, r9
+    umaal   r6, r0, r2, r12   /* row 6: + q0 */
+    adcs    r3, r3, r4      /* row 3: + q4 */
+    umaal   r3, r0, r1, r12   /* row 6: + q1 */
+    mov     lr, #0xFFFFFFFF
+    mov     r8, #0
+    umaal   r3, r8, r2, lr   /* row 7: + q0 (2^32-1) */
+    adcs    r5, r5, r7      /* row 3: + q5 */
+    umaal   r5, r0, r11, r12   /* row 6: + q2 */
+    umaal   r5, r8, r1, lr   /* row 7: + q1 (2^32-1) */
+    ldr     r2, [sp, #36]
+    ldr     r1, [sp, #40]
+    adcs    r2, r2, r6      /* row 3: + q6 */
+    umaal   r2, r0, r9, r12   /* row 6: + q3 */
+    umaal   r2, r8, r11, lr   /* row 7: + q2 (2^32-1) */
+    adcs    r1, r1, r3      /* row 3: + q7 */
+    umaal   r1, r0, r4, r12   /* row 6: + q4 */
+    umaal   r1, r8, r9, lr   /* row 7: + q3 (2^32-1) */
+    ldr     r11, [sp, #44]
+    ldr     r9, [sp, #48]
     adc     r0, r0, #0      /* row 3's carry joins row 6's */
-    umaal   r11, r0, r3, r2
-    umaal   r11, lr, r6, r9
-    ldrd    r7, r6, [sp, #48]   /* columns 12, 13 */
-    umaal   r7, r0, r5, r2
-    umaal   r7, lr, r3, r9
-    umaal   r6, r0, r12, r2
-    umaal   r6, lr, r5, r9
-    ldr     r3, [sp, #56]         /* column 14 */
-    adds    r3, r3, r0      /* row 6's carry; C into column 15 */
-    umaal   r3, lr, r12, r9
-    adcs    r10, r10, lr      /* row 7's carry */
-    mov     r5, #0
-    adc     r5, r5, #0          /* bit 256 of V */
+    umaal   r11, r0, r7, r12   /* row 6: + q5 */
+    umaal   r11, r8, r4, lr   /* row 7: + q4 (2^32-1) */
+    umaal   r9, r0, r6, r12   /* row 6: + q6 */
+    umaal   r9, r8, r7, lr   /* row 7: + q5 (2^32-1) */
+    ldr     r4, [sp, #52]
+    ldr     r7, [sp, #56]
+    umaal   r4, r0, r3, r12   /* row 6: + q7 */
+    umaal   r4, r8, r6, lr   /* row 7: + q6 (2^32-1) */
+    adds    r7, r7, r0      /* row 6's carry; C into column 15 */
+    umaal   r7, r8, r3, lr   /* row 7: + q7 (2^32-1) */
+    adcs    r10, r10, r8      /* row 7's carry */
+    adc     r6, lr, #1          /* bit 256 of V */
     /* ---- V - p; borrow -> mask; + (p & mask), into r4-r11 ---- */
-    subs    r8, r8, #0xFFFFFFFF
+    subs    r5, r5, #0xFFFFFFFF
+    sbcs    r2, r2, #0xFFFFFFFF
     sbcs    r1, r1, #0xFFFFFFFF
-    sbcs    r0, r4, #0xFFFFFFFF
     sbcs    r11, r11, #0
-    sbcs    r2, r7, #0
-    sbcs    r9, r6, #0
-    sbcs    r3, r3, #1
-    sbcs    r12, r10, #0xFFFFFFFF
-    sbcs    r5, r5, #0
-    sbc     lr, r5, r5          /* V < p ? -1 : 0 */
-    adds    r4, r8, lr
-    adcs    r5, r1, lr
-    adcs    r6, r0, lr
+    sbcs    r8, r9, #0
+    sbcs    r9, r4, #0
+    sbcs    r0, r7, #1
+    sbcs    r3, r10, #0xFFFFFFFF
+    sbc     r12, r6, #0          /* V < p ? -1 : 0 */
+    adds    r4, r5, r12
+    adcs    r5, r2, r12
+    adcs    r6, r1, r12
     adcs    r7, r11, #0
-    adcs    r8, r2, #0
+    adcs    r8, r8, #0
     adcs    r9, r9, #0
-    adcs    r10, r3, lr, lsr #31
-    adcs    r11, r12, lr
+    adcs    r10, r0, r12, lsr #31
+    adcs    r11, r3, r12
     ldr     lr, [sp, #68]
     bx      lr
     .size   fep256_sqr_reg, .-fep256_sqr_reg

@@ -4,7 +4,7 @@
 M4ASM_REPLACES := src/field/fe25519_r32.c src/curve/x25519_steps.c src/sym/salsa20.c \
                   src/sym/poly1305_block.c
 M4ASM_SOURCES  := arch/cortex-m4/fe25519_mul.S arch/cortex-m4/fe25519_sqr.S \
-                  arch/cortex-m4/fe25519_addsub.S arch/cortex-m4/ct_swap.S \
+                  arch/cortex-m4/fe25519_addsub.S \
                   arch/cortex-m4/salsa20.S \
                   arch/cortex-m4/poly1305_block.S arch/cortex-m4/poly1305_r32.c
 # GF(p256): Montgomery mul/sqr and add/sub in assembly; the rest of the portable r32
@@ -16,6 +16,8 @@ M4ASM_SOURCES  += arch/cortex-m4/fep256_r32_arch.c arch/cortex-m4/fep256_mul.S \
 # src/curve/p256_ladder.c).
 M4ASM_REPLACES += src/curve/p256_ladder.c
 M4ASM_SOURCES  += arch/cortex-m4/p256_ladder.S
+# p256_coz.c's ladder loop is p256_ladder_loop of p256_ladder.S (one call, 256 bits).
+M4ASM_CFLAGS   += -DMB_P256_ARCH_LADDER_LOOP
 # X25519: the whole scalar multiplication (ladder, inversion, encoding) in assembly over
 # the field kernels' register interface; replaces src/curve/x25519_ladder.c (and with it
 # the ladder-steps interface, x25519_steps.c above) and fe25519.c's fe25519_invert.

@@ -5,9 +5,10 @@ GF(p256) Montgomery multiplication and squaring for the Cortex-M4, fully unrolle
 register interface for the assembly ladder (result in r4-r11). The product is UMAAL
 operand scanning in two strips of four g words; the square sums cross products, doubling
 and squares in one column pass with f in registers; the Montgomery reduction is a
-product-scanning strip over the 16 product words whose "rows" are the three non-zero
-words of p + 1. Self-contained (no import from the X25519 generators); register
-allocations are checked as the code is emitted. See the header it emits.
+product-scanning strip whose "rows" are the three non-zero words of p + 1 (in the
+multiplication, the terms of its low columns ride in the product's free carries).
+Self-contained (no import from the X25519 generators); register allocations are checked
+as the code is emitted. See the header it emits.
 """
 
 # The _reg entries' 72-byte frame, reserved by the caller at sp: product words t[0..15]
@@ -42,36 +43,46 @@ HEADER = """\
  *     words stay in the caller's frame until the next call overwrites them (stack
  *     residue, as any callee's locals; the ladder's state itself is wiped by p256_coz.c).
  *
- * Method. (1) t = f g, 16 words, by operand scanning in two strips (g[0..3] then g[4..7]
- * in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a chain of four
- * UMAALs over the 4-word window of partial words it adds into (low half into the word,
- * high half the row's carry, which becomes the word above the window), so every product
- * is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose high halves start
- * the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in registers. Strip 1's
- * rows 0..3 end with carries of weights 8..11 that start the chains of rows 4..7 (whose
- * windows begin at those weights), so only 8 rows of 16 need a zero carry; t4..t13 go to
- * the frame as they become final (the reduction reads them there), t14 and t15 stay in
- * registers. (2) Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of
- * column k is its low word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that
- * word exactly; what is added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224:
- * three "rows" with the constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7). A
- * product-scanning strip runs over columns 0..15: column k = t_k + q_{k-3} 1 + q_{k-6} 1
- * + q_{k-7} (2^32-1) plus the three row carries: the rows at words 6 and 7 are one UMAAL
- * a term (16 in all, no multiplication by the data), the row at word 3 is an ADCS chain
- * whose carry stays in the flag (nothing else in columns 3..11 sets flags; its last
- * carry joins row 6's carry register), which saves a register: t14 and t15 stay in
- * registers. Columns 0..7 give q_0..q_7, columns 8..15 (+ the last carry) the result V =
- * (t + Q p) / 2^256 < 2p. (3) V - p, and p added back under the borrow mask (seed
- * Algorithm 2): p's words are -1, -1, -1, 0, 0, 0, 1, -1, so the masked p is mask, mask,
- * mask, 0, 0, 0, mask >> 31, mask; that last pass also moves the words into r4-r11.
+ * Method. (1) t = f g, 16 words, by operand scanning in two strips (g[0..3] then
+ * g[4..7] in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a
+ * chain of four UMAALs over the 4-word window of partial words it adds into (low half
+ * into the word, high half the row's carry, which becomes the word above the window),
+ * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose
+ * high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
+ * registers. Strip 1's rows 0..3 end with carries of weights 8..11 that start the
+ * chains of rows 4..7 (whose windows begin at those weights); t4..t11 go to the frame
+ * as they become final, then t14 and t15, while t12 and t13 stay in registers. (2)
+ * Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of column k is its low
+ * word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that word exactly; what is
+ * added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224: three "rows" with the
+ * constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7), i.e. column k gets q_{k-3}
+ * + q_{k-6} + q_{k-7} (2^32-1). Additions commute, so the terms of columns 3..7 ride in
+ * the product where a carry is free: q0 goes into column 3 right after row 0 (its carry
+ * into f0 g3's high half, which cannot overflow), so t3 ends as q3 itself; the rows
+ * that start at columns 4..7 from a zero carry (strip 0 rows 4, 6; strip 1 rows 1..3)
+ * start instead from q1, q3, q2, q0, q4 loaded from the frame (the load pipelines with
+ * the row's f load: the cycle of the MOV it replaces), so t4..t6 end as q4..q6 and
+ * column 7 lacks only q1 and q0 (2^32-1). (3) Strip 3 runs the columns 7..15 that
+ * remain, product-scanning: the rows at words 6 and 7 are one UMAAL a term (by
+ * registers ONE and M), the row at word 3 an ADCS chain whose carry stays in the flag
+ * until it joins row 6's carry; where a UMAAL row starts, its carry register starts as
+ * a copy of a digit its column needs instead of 0 (row 7 at column 7 takes q1, row 6 at
+ * column 8 takes q5), so those terms cost nothing; each frame word is loaded just
+ * before its first use, in pipelined runs (a plan per kernel in the generator), so a
+ * digit holds a register only while it is needed. Columns 8..15 (+ the last carry) give
+ * V = (t + Q p) / 2^256 < 2p. (4) V - p, and p added back under the mask top - borrow
+ * (= -1 exactly when V < p: V < 2p, so top = 1 always borrows); p's words are -1, -1,
+ * -1, 0, 0, 0, 1, -1, so the masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask;
+ * that last pass also moves the words into r4-r11.
  *
  * Squaring: f stays in r4-r11 and one pass over the columns sums the cross products
  * f_i f_j (i < j; a UMAAL row per j), doubles each finished column word with ADCS x, x, x
  * (that carry lives in the flag: nothing else in the pass sets flags) and adds the square
  * word with one more UMAAL chain (f_i f_i at column 2i, a zero product at odd columns);
- * then the same reduction strip (t15 in r10). 36 products instead of 64, no f reloads;
- * some column words wait one column so that two stores pipeline, and lr is saved in the
- * first such run.
+ * then strip 3 over columns 3..15 (the row at word 3 from column 3; t15 in r10). 36
+ * products instead of 64, no f reloads; some column words wait one column so that two
+ * stores pipeline, and lr is saved in the first such run. (The product's free carries
+ * cannot take reduction terms here: they would be doubled.)
  *
  * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g[4]; partial words, row
  * carries and the f word in the other registers as the generator allocates them (see
@@ -178,8 +189,11 @@ def mul_product():
     into t4..t11 (t11 spilled meanwhile, for a zero carry), t4..t7 become final and go
     to the frame; each of those rows' carries (weights 8..11) starts the chain of row
     i + 4 (window from t_{i+8}: the same weight), so rows 4..7 need no zero carry either;
-    t8..t13 go to the frame as they become final, t14 and t15 stay in registers.
-    Returns (lines, registers of t14 and t15)."""
+    t8..t11 go to the frame as they become final, then the top words not in MUL_KEEP
+    (t14, t15: their stores run on into strip 3's first loads).
+    The reduction's terms of columns 3..7 ride along (SLOTS0, SLOTS and q0 into column
+    3), so the frame's t3..t6 are already the digits q3..q6.
+    Returns (lines, {"t12": register, "t13": register}) (the words in MUL_KEEP)."""
     out = ["    /* ---- product, strip 0: f times g[0..3] (operand scanning) ---- */"]
     R = Regs(["r2", "r7", "r8", "r9", "r10", "r11", "r12"])
     out.append(f"    ldm     r2, {{{G[0]}-{G[3]}}}")
@@ -192,6 +206,10 @@ def mul_product():
         t, h = R.new(f"t{j}"), R.new(f"h{j}")
         out.append(f"    umull   {t}, {h}, {f}, {G[j]}")
     R.kill("f")
+    # q0 = t0 into column 3 (the reduction's row at word 3) now, while column 4 is f0 g3's
+    # high half (< 2^32 - 1, so its carry cannot overflow): t3 then ends as q3 itself
+    out.append(f"    adds    {R['t3']}, {R['t3']}, {R['t0']}          /* + q0 at column 3 */")
+    out.append(f"    adc     {R['h3']}, {R['h3']}, #0")
     out.append(f"    str     {R['t0']}, [sp, #0]")
     R.kill("t0")
     R.rename("h3", "t4")
@@ -204,6 +222,9 @@ def mul_product():
         f = R[f"f{i}"]
         if i <= 3:
             R.rename(f"h{i - 1}", "c")
+        elif i in SLOTS0:
+            j = SLOTS0[i]
+            out.append(f"    ldr     {R.new('c')}, [sp, #{4 * j}]          /* q{j} at column {i} */")
         else:
             out.append(f"    mov     {R.new('c')}, #0")
         for j in range(4):
@@ -226,7 +247,10 @@ def mul_product():
             f = R.new("f")
             out.append(f"    ldr     {f}, [r1, #{4 * i}]")
         f = R["f"]
-        if i <= 3:
+        if i in SLOTS:                   # the row's carry-in is added at column i + 4:
+            j = SLOTS[i]                 # it brings the reduction's q_j (= t_j) there
+            out.append(f"    ldr     {R.new('c')}, [sp, #{4 * j}]          /* q{j} at column {i + 4} */")
+        elif i <= 3:
             out.append(f"    mov     {R.new('c')}, #0")
         else:
             R.rename(f"k{i - 4}", "c")
@@ -242,30 +266,46 @@ def mul_product():
                 out.append(f"    ldr     {R.new('t11')}, [sp, #44]")
         else:
             R.rename("c", f"t{i + 8}")
-    out.append(f"    str     {R['t12']}, [sp, #48]")
-    out.append(f"    str     {R['t13']}, [sp, #52]")
-    return out, R["t14"], R["t15"]
+    for k in (12, 13, 14, 15):
+        if k not in MUL_KEEP:
+            out.append(f"    str     {R[f't{k}']}, [sp, #{4 * k}]")
+    return out, {f"t{k}": R[f"t{k}"] for k in MUL_KEEP}
 
 
-# (word of p+1, constant, carry) of the UMAAL rows; the row at word 3 (constant 1) is an
-# ADCS chain instead, its carry in the flag (nothing else in columns 3..11 sets flags).
-ROWS = [(6, "ONE", "c6"), (7, "M", "c7")]
-# columns k whose t_k, t_{k+1} one LDRD loads (3 cycles, not 4), as registers allow
-PAIRS = {"mul": (4, 6), "sqr": (4, 6, 8, 10, 12)}
-SQR_DELAY = (0, 2, 7, 9, 11, 13)      # columns whose store waits for the next (sqr_product)
-# Strip 3's free registers in allocation order, chosen so that the result words end
-# where the masked add-back can rename them into r4-r11 without a conflict.
-FREE = ["r2", "r9", "r1", "r4", "r11", "r7", "r6", "r3", "r5", "r12", "r0", "lr", "r8"]
+# Rows that start from a zero carry at column c = their first word instead start from a
+# digit q_j of the reduction that column c needs (q_j = the frame word t_j, j != 3; t3
+# ends as q3 once q0 is in it): row -> j. The load pipelines with the row's f load, so
+# it costs the cycle of the MOV it replaces. Strip 0 row i starts at column i, strip 1
+# row i at column i + 4; row 3 of p+1 wants q_{c-3} at c, row 6 q_{c-6}.
+SLOTS0 = {4: 1, 6: 3}                 # strip 0: q1 (row 3 at 4), q3 (row 3 at 6)
+SLOTS = {1: 2, 2: 0, 3: 4}            # strip 1: q2 (row 3 at 5), q0 (row 6 at 6), q4 (row 3 at 7)
+
+# Strip 3: which frame words t_j one pipelined run loads just before column k (chosen by
+# measuring the candidates' cycles; the register count rules out longer runs), the
+# product words the multiplication leaves in registers, and the free registers in
+# allocation order (chosen so the masked add-back can rename V into r4-r11).
+MUL_PLAN = {7: (0, 1, 7, 2, 5, 8, 3, 6, 9), 10: (4, 10), 11: (11,), 14: (14, 15)}
+MUL_KEEP = (12, 13)
 FREE_MUL = ["r5", "r1", "r11", "r6", "r12", "r8", "r7", "r0", "r4", "r10", "lr", "r9", "r3", "r2"]
+SQR_PLAN = {3: (0, 3, 1, 4, 2, 5, 6, 7, 8), 9: (9, 10), 11: (11, 12), 13: (13, 14)}
+FREE = ["r2", "r9", "r1", "r4", "r11", "r7", "r6", "r3", "r5", "r12", "r0", "lr", "r8"]
+SQR_DELAY = (0, 2, 7, 9, 11, 13)      # columns whose store waits for the next (sqr_product)
 
 
-def reduce(name, kept, pairs, order=FREE):
-    """Strip 3: Montgomery reduction of t[0..15]: the words named in kept (e.g.
-    {"v14": "r9", "v15": "r10"}) are in those registers, the others in the frame; then
-    V - p and the masked add-back into r4-r11."""
+def reduce(kept, plan, order, one_from, row3_from, seeds=None):
+    """Strip 3 with an explicit load plan: plan[k] lists the frame words t_j loaded (as
+    one pipelined run) just before column k, so a q_j or a column word occupies a
+    register only from shortly before its first use; kept maps the words still in
+    registers (e.g. {"t14": "r8"}). Column k of V = (t + Q p) / 2^256 adds q_{k-3}
+    (row at word 3, ADCS, from column row3_from: the product added the earlier ones),
+    q_{k-6} (UMAAL by ONE, from q_{one_from}) and q_{k-7} (2^32-1) (UMAAL by M); columns
+    0..7 end as the digits q_k, 8..15 as V's words. seeds: a UMAAL row's carry starts
+    as a copy of q_j instead of 0 (e.g. {"c7": 1}: q1 at column 7, where row 7 starts):
+    that term then needs no instruction of its own (the MOV is there anyway)."""
     out = ["    /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */"]
     free = [r for r in order if r not in kept.values()]
     reg = dict(kept)
+    seeds = seeds or {}
 
     def alloc(n):
         if not free:
@@ -276,50 +316,54 @@ def reduce(name, kept, pairs, order=FREE):
     def release(n):
         free.append(reg.pop(n))
 
-    alloc("ONE")
-    alloc("M")
-    out.append(f"    mov     {reg['ONE']}, #1               /* {reg['ONE']} = ONE */")
-    out.append(f"    mov     {reg['M']}, #0xFFFFFFFF        /* {reg['M']} = M */")
-    for k in range(3):                   # q_0..q_2 are t_0..t_2
-        r = alloc(f"q{k}")
-        out.append(f"    ldr     {r}, [sp, #{4 * k}]         /* q{k} = t{k} */")
-    for k in range(3, 16):
-        if f"v{k}" not in reg:
-            acc = alloc(f"v{k}")
-            if k in pairs and f"v{k + 1}" not in reg:
-                nxt = alloc(f"v{k + 1}")
-                out.append(f"    ldrd    {acc}, {nxt}, [sp, #{4 * k}]   /* columns {k}, {k + 1} */")
-            else:
-                out.append(f"    ldr     {acc}, [sp, #{4 * k}]         /* column {k} */")
-        acc = reg[f"v{k}"]
-        if 3 <= k <= 10:                 # row 3: + q_{k-3} and its carry, by ADCS
-            op = "adds" if k == 3 else "adcs"
-            out.append(f"    {op}    {acc}, {acc}, {reg[f'q{k - 3}']}      /* row 3 */")
-        if k == 11:
+    def q(j):                             # digit j: a frame word, loaded by the plan
+        name = f"q{j}" if f"q{j}" in reg else f"t{j}"
+        assert name in reg, (j, sorted(reg))
+        return reg[name]
+
+    for k in range(16):
+        for j in plan.get(k, ()):
+            out.append(f"    ldr     {alloc(f't{j}')}, [sp, #{4 * j}]")
+        terms = []
+        if row3_from <= k <= 10:
+            terms.append("r3")
+        if one_from <= k - 6 <= 7:
+            terms.append("one")
+        if 0 <= k - 7 <= 7:
+            terms.append("m")
+        if not terms and k not in (11, 14, 15):
+            continue
+        acc = reg[f"t{k}"]
+        if "r3" in terms:
+            op = "adds" if k == row3_from else "adcs"
+            out.append(f"    {op}    {acc}, {acc}, {q(k - 3)}      /* row 3: + q{k - 3} */")
+        if k == 11 and row3_from <= 10:
             out.append(f"    adc     {reg['c6']}, {reg['c6']}, #0      /* row 3's carry joins row 6's */")
         if k == 14:
             out.append(f"    adds    {acc}, {acc}, {reg['c6']}      /* row 6's carry; C into column 15 */")
             release("c6")
+            release("ONE")
         if k == 15:
             out.append(f"    adcs    {acc}, {acc}, {reg['c7']}      /* row 7's carry */")
             release("c7")
-            top = alloc("top")
-            out.append(f"    mov     {top}, #0")
-            out.append(f"    adc     {top}, {top}, #0          /* bit 256 of V */")
-        for off, const, cname in ROWS:
-            j = k - off
-            if 0 <= j <= 7:
-                if j == 0:
-                    c = alloc(cname)
-                    out.append(f"    mov     {c}, #0")
-                out.append(f"    umaal   {acc}, {reg[cname]}, {reg[f'q{j}']}, {reg[const]}")
-        if k < 8:
-            reg[f"q{k}"] = reg.pop(f"v{k}")
-        else:
-            reg[f"r{k - 8}"] = reg.pop(f"v{k}")
-        j = k - 7
-        if 0 <= j <= 7:
-            release(f"q{j}")
+            top = alloc("top")           # M + 1 + C = C mod 2^32: one instruction
+            out.append(f"    adc     {top}, {reg['M']}, #1          /* bit 256 of V */")
+        if "one" in terms:
+            if k - 6 == one_from:
+                out.append(f"    mov     {alloc('ONE')}, #1")
+                c = alloc('c6')
+                out.append(f"    mov     {c}, {q(seeds['c6']) if 'c6' in seeds else '#0'}")
+            out.append(f"    umaal   {acc}, {reg['c6']}, {q(k - 6)}, {reg['ONE']}   /* row 6: + q{k - 6} */")
+        if "m" in terms:
+            if k == 7:
+                out.append(f"    mov     {alloc('M')}, #0xFFFFFFFF")
+                c = alloc('c7')
+                out.append(f"    mov     {c}, {q(seeds['c7']) if 'c7' in seeds else '#0'}")
+            out.append(f"    umaal   {acc}, {reg['c7']}, {q(k - 7)}, {reg['M']}   /* row 7: + q{k - 7} (2^32-1) */")
+        reg[f"q{k}" if k < 8 else f"r{k - 8}"] = reg.pop(f"t{k}")
+        if 7 <= k <= 14:                 # q_{k-7}'s last use was just above
+            j = k - 7
+            release(f"q{j}" if f"q{j}" in reg else f"t{j}")
     out += final_sub([reg[f"r{i}"] for i in range(8)], reg["top"], OUT)
     return out
 
@@ -341,9 +385,10 @@ def final_sub(R, top, dst):
         D.append(d)
         op = "subs" if i == 0 else "sbcs"
         out.append(f"    {op}    {d}, {R[i]}, {pw[i]}")
-    out.append(f"    sbcs    {top}, {top}, #0")
+    # top - borrow: 0 - 1 when V < p; 1 - 1 or 0 - 0 otherwise (top = 1 always borrows,
+    # as V < 2p), so this is the add-back mask itself
     mask = next(r for r in regs if r not in set(D) | set(dst))
-    out.append(f"    sbc     {mask}, {top}, {top}          /* V < p ? -1 : 0 */")
+    out.append(f"    sbc     {mask}, {top}, #0          /* V < p ? -1 : 0 */")
     mp = [mask] * 3 + ["#0"] * 3 + [f"{mask}, lsr #31", mask]
     for i in range(8):
         assert dst[i] not in set(D[i + 1:]) | {mask}, (i, D, mask)
@@ -434,25 +479,28 @@ def sqr_product(delay=()):
             out.append(f"    umaal   {acc}, {cd}, {f[k // 2]}, {f[k // 2]}")
         else:
             out.append(f"    umaal   {acc}, {cd}, {reg['Z']}, {reg['Z']}")
+        if k == 14:                      # t15 before the last stores: they then run on
+            assert "r10" in free and "r10" not in (cd, reg["Z"])   # into strip 3's loads
+            out.append(f"    adc     r10, {cd}, #0               /* t_15 = doubling carry + cd */")
+            free.remove("r10")
         store(k)
         for i in range(1, 8):            # f_i's last use: f_i f_7 (column i + 7), f_7^2
             if (i < 7 and k == i + 7) or (i == 7 and k == 14):
                 free.append(f[i])
-    assert "r10" in free and "r10" not in (cd, reg["Z"])
-    out.append(f"    adc     r10, {cd}, #0               /* t_15 = doubling carry + cd */")
     return out
 
 
 def main():
     lines = [HEADER.rstrip("\n")]
-    prod, t14, t15 = mul_product()
+    prod, kept = mul_product()
     lines += prod
-    lines += reduce("fep256_mul_reg", {"v14": t14, "v15": t15}, PAIRS["mul"], FREE_MUL)
+    # column 7's q1 (row 6) rides in row 7's first carry, column 8's q5 (row 3) in row 6's
+    lines += reduce(kept, MUL_PLAN, FREE_MUL, one_from=2, row3_from=9, seeds={"c7": 1, "c6": 5})
     lines += ["    ldr     lr, [sp, #68]", "    bx      lr",
               "    .size   fep256_mul_reg, .-fep256_mul_reg"]
     lines.append(SQR_ENTRY.rstrip("\n"))
     lines += sqr_product(SQR_DELAY)
-    lines += reduce("fep256_sqr_reg", {"v15": "r10"}, PAIRS["sqr"])
+    lines += reduce({"t15": "r10"}, SQR_PLAN, FREE, one_from=0, row3_from=3)
     lines += ["    ldr     lr, [sp, #68]", "    bx      lr",
               "    .size   fep256_sqr_reg, .-fep256_sqr_reg"]
     print("\n".join(lines))

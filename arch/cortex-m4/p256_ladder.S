@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The co-Z ladder's two steps for the Cortex-M4 (replaces src/curve/p256_ladder.c; the
+ * The co-Z ladder's steps for the Cortex-M4 (replaces src/curve/p256_ladder.c; the
  * same formulas, Rivain Algorithm 9, see that file and p256.h), with the field values
  * kept in registers from one operation to the next where the formulas allow.
  *
+ *   void p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
+ *       the ladder's bits 256 down to 1 of kw (p256_coz.c calls it under
+ *       MB_P256_ARCH_LADDER_LOOP): for each, p256_ladder_cswap_addc(w, prev ^ bit) then
+ *       p256_ladder_add(w), fused, prev = bit (0 before bit 256)
  *   void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
- *       masked swap of R[0] and R[1], then XYCZ-ADDC (5M + 3S)
+ *       R[0] <-> R[1] if bit, then XYCZ-ADDC (5M + 3S)
  *   void p256_ladder_add(p256_ladder *w);             XYCZ-ADD (4M + 2S)
  *
  * Every multiplication and squaring is fep256_mul_reg / fep256_sqr_reg (fep256_mul.S),
@@ -15,17 +19,29 @@
  * Inputs: w as p256.h lays it out: R[0].x @0, R[0].y @32, R[1].x @64, R[1].y @96,
  * t[0..4] @128..256; coordinates < p, bit in {0, 1}. Output: w updated in place, every
  * coordinate < p. p256_ladder_add uses only t[0], t[2], t[3] (p256_coz.c keeps values in
- * t[1] and t[4] across it).
+ * t[1] and t[4] across it); p256_ladder_loop uses all of t.
  * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved).
- * Stack: 36 (saves) + 36 (slot table) + 72 (the kernels' frame) = 144 bytes;
- * ct_swap128_fast adds 4 below that.
+ * Stack: 36 (saves) + 52 (slot table, loop words) + 72 (the kernels' frame) = 160.
  * Cycles: measured, not typed: `motebox sim m4 --profile` on the bench firmware.
- * CT: the state and bit are secret. Straight-line code; the swap is SEL on flags derived
- *     from the bit (ct_swap.S); every address is w plus a constant.
- * Register map: sp[72..107] = the slots' addresses (w + 32 i); r4-r11 = the accumulator
- * (a field element, word i in r(4+i)); r0, r1, r3, r12 = the memory operand's words,
- * four at a time; r2 = its address; lr = the address of the slot the result goes to;
- * r1 = the borrow/carry mask.
+ * CT: the state, bit and kw's words are secret. Straight-line code but for the loop's
+ *     branch on the public bit index; every address is w, sp or kw plus a constant or a
+ *     public index. The swap is never done on memory: XYCZ-ADDC reads the
+ *     two points only through (X2 - X1)^2, X1 A + X2 A and Y2 + Y1, which are
+ *     symmetric, and through the pairs (X1 A, X2 A) and (Y1, Y2), which are exchanged
+ *     word by word (SEL) while the difference of each pair is formed (SELSUB); SEL
+ *     picks bytes by the APSR.GE flags, set from the mask -bit by UADD8 (one cycle, no
+ *     branch). The mask lives in the frame (the kernels clobber the flags) and is
+ *     zeroed before return, as is the loop's previous bit (stack residue otherwise as
+ *     fep256_mul.S describes; p256_coz.c wipes w and kw).
+ * The loop also passes values from one step to the next, which saves their additions:
+ * XYCZ-ADD's B - X3 is the next XYCZ-ADDC's X2 - X1 up to sign (the new
+ * R[1].x - R[0].x), squared there and passed on as A in t[1], XYCZ-ADD's product D (B - X3) = Y3 + E is the next
+ * XYCZ-ADDC's F = Y1 + Y2, and XYCZ-ADDC's Y3' - Y3, XYCZ-ADD's D, is
+ * F (X3' - B) - D (B - X3) (E cancels), so Y3' is never formed.
+ * Register map: sp[72..107] = the slots' addresses (w + 32 i), sp[108..123] = MASK, KW,
+ * I, PREV (below); r4-r11 = the accumulator (a field element, word i in r(4+i)); r0, r1, r3, r12 (and lr
+ * in the selects) = the memory operand's words, four at a time; r2 = its address;
+ * lr = the address of the slot the result goes to; r1 = the borrow/carry mask.
  */
     .syntax unified
     .thumb
@@ -42,16 +58,33 @@
     .set    TF, 256
 
 /* sp[0..71] is the frame of fep256_mul_reg / fep256_sqr_reg (reserved here once per
- * step); above it the steps keep a table of the nine slot addresses (slot off/32 at
+ * call); above it the steps keep a table of the nine slot addresses (slot off/32 at
  * sp[72 + 4 (off/32)]), so an address costs one load that pipelines with its
- * neighbours, never an ADD and its address-generation stall. */
+ * neighbours, never an ADD and its address-generation stall; then the swap mask. */
     .set    KFRAME, 72
+    .set    MASK, KFRAME + 36        /* -swap bit (secret) */
+    .set    KW, KFRAME + 40          /* p256_ladder_loop: the scalar's words */
+    .set    I, KFRAME + 44           /* p256_ladder_loop: the bit index (public) */
+    .set    PREV, KFRAME + 48        /* p256_ladder_loop: the previous bit (secret) */
+    .set    LOCALS, KFRAME + 52      /* + 36 saved = 160: sp stays 8-byte aligned */
     .macro  PTR rd, off
     ldr     \rd, [sp, #(KFRAME + \off / 8)]
     .endm
 
-/* Build the table from w = r0 (r1 is kept: the swap bit). */
-    .macro  TABLE
+/* Build the table from w = r0, the mask -bit from r1 (bit: 1 when given), and the loop's
+ * words (KW = r1, I = 256, PREV = 0: p256_ladder_loop only). */
+    .macro  TABLE bit=1, loop=0
+    .if \bit
+    and     r1, r1, #1
+    rsb     r10, r1, #0
+    .else
+    mov     r10, #0
+    .endif
+    .if \loop
+    mov     r11, r1
+    mov     r12, #256
+    mov     lr, #0
+    .endif
     add     r2, r0, #P0Y
     add     r3, r0, #P1X
     add     r4, r0, #P1Y
@@ -60,10 +93,25 @@
     add     r7, r0, #TC
     add     r8, r0, #TD
     add     r9, r0, #TF
-    stmdb   sp!, {r0, r2-r9}
+    stmdb   sp!, {r0, r2-r12, lr}    /* table, MASK, KW, I, PREV */
     sub     sp, sp, #KFRAME
     .endm
 
+/* Zero the secret slots, release the frame, return. */
+    .macro  EPILOGUE
+    mov     r0, #0
+    str     r0, [sp, #MASK]
+    str     r0, [sp, #PREV]
+    add     sp, sp, #LOCALS
+    pop     {r4-r11, pc}
+    .endm
+
+/* GE = 1111 if the mask is -1 (swap), 0000 if 0: UADD8 sets GE[i] when byte i of the
+ * sum carries out, and 0xFF + 0xFF does, 0 + 0 does not. */
+    .macro  SETGE
+    ldr     r0, [sp, #MASK]
+    uadd8   r0, r0, r0
+    .endm
 /* acc = [slot] */
     .macro  LDACC off
     PTR     r0, \off
@@ -172,52 +220,105 @@
     bl      fep256_sqr_reg
     .endm
 
-    .global p256_ladder_cswap_addc
-    .type   p256_ladder_cswap_addc, %function
-    .thumb_func
-p256_ladder_cswap_addc:
-    push    {r4-r11, lr}
-    TABLE
-    bl      ct_swap128_fast          /* R[0] <-> R[1] if bit (r0 = w, r1 = bit) */
-    /* XYCZ-ADDC with P = R[0] = (X1, Y1), Q = R[1] = (X2, Y2) */
+
+/* One 4-word group of a conditional exchange between the accumulator words a0..a3 and
+ * the memory words at r2 (loaded into r1, r3, r12, lr; the exchanged memory words leave
+ * in r0, r1, r3, r12 and are stored back, r2 advanced): mem' = sel(a, m), a' = sel(m, a),
+ * so with GE = swap the two exchange. sub: then a' -= mem' word by word (op0 on the
+ * first word, op on the rest; the flags carry through SEL, LDM and STM). */
+    .macro  XSEL4 a0, a1, a2, a3, sub=0, op0=subs, op=sbcs
+    ldm     r2, {r1, r3, r12, lr}
+    sel     r0, \a0, r1
+    sel     \a0, r1, \a0
+    .if \sub
+    \op0    \a0, \a0, r0
+    .endif
+    sel     r1, \a1, r3
+    sel     \a1, r3, \a1
+    .if \sub
+    \op     \a1, \a1, r1
+    .endif
+    sel     r3, \a2, r12
+    sel     \a2, r12, \a2
+    .if \sub
+    \op     \a2, \a2, r3
+    .endif
+    sel     r12, \a3, lr
+    sel     \a3, lr, \a3
+    .if \sub
+    \op     \a3, \a3, r12
+    .endif
+    stm     r2!, {r0, r1, r3, r12}
+    .endm
+
+/* acc = v, [src] = u: [src] = u', acc = [dst] = v' - u' mod p, with (u', v') = (u, v)
+ * exchanged if swap. */
+    .macro  SELSUB src, dst
+    PTR     r2, \src
+    SETGE
+    XSEL4   r4, r5, r6, r7, 1, subs, sbcs
+    XSEL4   r8, r9, r10, r11, 1, sbcs, sbcs
+    sbc     r1, r1, r1
+    PTR     lr, \dst
+    ADD_MASKED_P \dst
+    .endm
+
+/* XYCZ-ADDC with P = R[0] = (X1, Y1), Q = R[1] = (X2, Y2) exchanged if the mask says so
+ * (see CT above). fused = 1 (the loop): A = (X2 - X1)^2 is already in TB and F = Y1 + Y2
+ * in TF (the previous XYCZ-ADD made them), and the step ends with the next XYCZ-ADD's
+ * D = Y3' - Y3 in TD instead of storing Y3'. */
+    .macro  ADDC_BODY
     LDACC   P1X
-    SUBM    P0X
+    SUBM    P0X                      /* +-(X2 - X1): squared, the swap does not matter */
     SQR
     STACC   TA                       /* A = (X2 - X1)^2 */
-    MUL     P0X, TA
-    STACC   TB                       /* B = X1 A */
-    MUL     P1X, TA                  /* C = X2 A */
-    STACC   TA                       /* (A is dead) */
-    ADDM    TB, TC                   /* B + C */
-    LDACC   TA
-    SUBM    TB, TA                   /* C - B */
+    ADDC_REST 0, TA, TB
+    .endm
+
+/* XYCZ-ADDC from A in slot sa; sb is the other scratch slot of the two (A, then C - B
+ * go to sa; X1 A, then B to sb). */
+    .macro  ADDC_REST fused, sa, sb
+    MUL     P0X, \sa
+    STACC   \sb                      /* X1 A */
+    MUL     P1X, \sa                 /* X2 A */
+    STACC   \sa                      /* (A is dead) */
+    ADDM    \sb, TC                  /* B + C (symmetric) */
+    LDACC   \sa
+    SELSUB  \sb, \sa                 /* [sb] = B, [sa] = C - B (B = X1 A, C = X2 A of the
+                                        swapped points) */
+    .if \fused
+    LDACC   TF                       /* F = Y2 + Y1 (symmetric), made by the last step */
+    .else
     LDACC   P1Y
-    ADDM    P0Y, TF                  /* F = Y2 + Y1 */
+    ADDM    P0Y, TF                  /* F = Y2 + Y1 (symmetric) */
+    .endif
     SQR
     SUBM    TC, P0X                  /* X3' = F^2 - (B + C) (X1 is dead) */
-    SUBM    TB, TD                   /* X3' - B */
+    SUBM    \sb, TD                  /* X3' - B */
     LDACC   P1Y
-    SUBM    P0Y, P1Y                 /* D = Y2 - Y1 (Y2 is dead) */
+    SELSUB  P0Y, P1Y                 /* [P0Y] = Y1, acc = [P1Y] = D = Y2 - Y1 (swapped) */
     SQR
     SUBM    TC, P1X                  /* X3 = D^2 - (B + C) (X2 is dead) */
-    RSUBM   TB, TB                   /* B - X3 (B is dead after this) */
-    MUL     P0Y, TA
+    RSUBM   \sb, \sb                 /* B - X3 (B is dead after this) */
+    MUL     P0Y, \sa
     STACC   P0Y                      /* E = Y1 (C - B) */
-    MUL     P1Y, TB
+    MUL     P1Y, \sb
+    .if \fused
+    STACC   \sa                      /* D (B - X3) */
+    .endif
     SUBM    P0Y, P1Y                 /* Y3 = D (B - X3) - E */
-    MUL     TF, TD
+    MUL     TF, TD                   /* F (X3' - B) */
+    .if \fused
+    SUBM    \sa, TD                  /* Y3' - Y3 = F (X3' - B) - D (B - X3): E cancels */
+    .else
     SUBM    P0Y, P0Y                 /* Y3' = F (X3' - B) - E */
-    add     sp, sp, #(KFRAME + 36)
-    pop     {r4-r11, pc}
-    .size   p256_ladder_cswap_addc, .-p256_ladder_cswap_addc
+    .endif
+    .endm
 
-    .global p256_ladder_add
-    .type   p256_ladder_add, %function
-    .thumb_func
-p256_ladder_add:
-    push    {r4-r11, lr}
-    TABLE
-    /* XYCZ-ADD with P = R[1] = (X1, Y1), Q = R[0] = (X2, Y2); scratch TA, TC, TD only */
+/* XYCZ-ADD with P = R[1] = (X1, Y1), Q = R[0] = (X2, Y2); scratch TA, TC, TD only.
+ * fused = 1 (the loop): D = Y2 - Y1 is already in TD (ADDC_REST 1), and the step leaves
+ * the next XYCZ-ADDC's A = (B - X3)^2 in TB and F = D (B - X3) = Y3 + E in TF. */
+    .macro  ADD_BODY fused=0
     LDACC   P0X
     SUBM    P1X
     SQR
@@ -227,16 +328,79 @@ p256_ladder_add:
     MUL     P0X, TA
     STACC   TC                       /* C = X2 A (X2 is dead) */
     SUBM    P1X, TA                  /* C - B */
+    .if \fused
+    LDACC   TD
+    .else
     LDACC   P0Y
     SUBM    P1Y, TD                  /* D = Y2 - Y1 */
+    .endif
     SQR
     SUBM    P1X
     SUBM    TC, P0X                  /* X3 = D^2 - B - C */
     RSUBM   P1X, TC                  /* B - X3 */
+    .if \fused
+    SQR
+    STACC   TB                       /* (B - X3)^2: the next XYCZ-ADDC's A (the new
+                                        (R[1].x - R[0].x)^2) */
+    .endif
     MUL     P1Y, TA
     STACC   P1Y                      /* E = Y1 (C - B), P's new y */
-    MUL     TD, TC
+    MUL     TD, TC                   /* D (B - X3) */
+    .if \fused
+    STACC   TF                       /* = Y3 + E: the next XYCZ-ADDC's F */
+    .endif
     SUBM    P1Y, P0Y                 /* Y3 = D (B - X3) - E */
-    add     sp, sp, #(KFRAME + 36)
-    pop     {r4-r11, pc}
+    .endm
+
+    .global p256_ladder_loop
+    .type   p256_ladder_loop, %function
+    .thumb_func
+p256_ladder_loop:
+    push    {r4-r11, lr}
+    TABLE   0, 1
+    LDACC   P1Y
+    ADDM    P0Y, TF                  /* F = Y2 + Y1 for the first bit */
+    LDACC   P1X
+    SUBM    P0X
+    SQR
+    STACC   TB                       /* A = (X2 - X1)^2 for the first bit */
+1:  ldr     r0, [sp, #I]
+    ldr     r1, [sp, #KW]
+    ldr     r3, [sp, #PREV]
+    lsr     r2, r0, #5
+    ldr     r2, [r1, r2, lsl #2]     /* kw[i / 32]: public address */
+    and     r0, r0, #31
+    lsr     r2, r2, r0               /* public shift count */
+    and     r2, r2, #1               /* bit i */
+    eor     r3, r3, r2
+    rsb     r3, r3, #0
+    str     r3, [sp, #MASK]          /* -(prev ^ bit) */
+    str     r2, [sp, #PREV]
+    ADDC_REST 1, TB, TA
+    ADD_BODY 1
+    ldr     r0, [sp, #I]
+    subs    r0, r0, #1
+    str     r0, [sp, #I]
+    bne     1b                       /* public: i */
+    EPILOGUE
+    .size   p256_ladder_loop, .-p256_ladder_loop
+
+    .global p256_ladder_cswap_addc
+    .type   p256_ladder_cswap_addc, %function
+    .thumb_func
+p256_ladder_cswap_addc:
+    push    {r4-r11, lr}
+    TABLE
+    ADDC_BODY
+    EPILOGUE
+    .size   p256_ladder_cswap_addc, .-p256_ladder_cswap_addc
+
+    .global p256_ladder_add
+    .type   p256_ladder_add, %function
+    .thumb_func
+p256_ladder_add:
+    push    {r4-r11, lr}
+    TABLE   0
+    ADD_BODY 0
+    EPILOGUE
     .size   p256_ladder_add, .-p256_ladder_add

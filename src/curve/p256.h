@@ -52,5 +52,12 @@ void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
  * Uses only t[0], t[2], t[3] as scratch (p256_scalarmult keeps values in t[1], t[4]).
  * Pre, CT: as above. */
 void p256_ladder_add(p256_ladder *w);
+#ifdef MB_P256_ARCH_LADDER_LOOP
+/* The ladder's bits 256 down to 1 of kw (little-endian words) in one call: for each,
+ * p256_ladder_cswap_addc(w, prev ^ bit) and p256_ladder_add(w), prev = bit (0 before
+ * bit 256); all of t is scratch. An architecture that provides it defines
+ * MB_P256_ARCH_LADDER_LOOP. CT: kw and the state are secret (bit positions public). */
+void p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
+#endif
 
 #endif

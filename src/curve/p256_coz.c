@@ -159,7 +159,10 @@ void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     p256_point base;
     p256_ladder w;
     fep256 *num = &w.t[1], *den = &w.t[4];   /* scratch p256_ladder_add leaves alone */
-    int i, halve = 0;
+    int halve = 0;
+#ifndef MB_P256_ARCH_LADDER_LOOP
+    int i;
+#endif
 
     base = *P;
     if (fep256_iszero(&P->x)) {        /* public: x(P) = 0 */
@@ -174,12 +177,17 @@ void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     /* Invariant: R1 - R0 = P. Slot R0 holds R_b for the current bit b (masked swaps,
      * merged between iterations): (R_b, R_{1-b}) <- (R_b - R_{1-b}, R_b + R_{1-b}),
      * then (R_b, R_{1-b}) <- (2 R_b, R_b + R_{1-b}). */
+#ifdef MB_P256_ARCH_LADDER_LOOP
+    p256_ladder_loop(&w, kw);          /* the loop below, in one call */
+    swap = (kw[0] >> 1) & 1u;
+#else
     for (i = 256; i >= 1; i--) {
         bit = (kw[i >> 5] >> (i & 31)) & 1u;
         p256_ladder_cswap_addc(&w, swap ^ bit);
         swap = bit;
         p256_ladder_add(&w);
     }
+#endif
     bit = kw[0] & 1u;
     p256_ladder_cswap_addc(&w, swap ^ bit);
 

@@ -35,7 +35,7 @@ def cpu(tmp_path_factory):
     arch = REPO / "arch" / "cortex-m4"
     work = tmp_path_factory.mktemp("m4p256")
     uc, call = arm_cpu(work, sorted(arch.glob("fep256_*.S")) +
-                       [arch / "p256_ladder.S", arch / "ct_swap.S"], ("fep256_", "p256_ladder_"))
+                       [arch / "p256_ladder.S"], ("fep256_", "p256_ladder_"))
     with open(work / "routines.elf", "rb") as f:
         syms = {s.name: s["st_value"] & ~1
                 for s in ELFFile(f).get_section_by_name(".symtab").iter_symbols()}
@@ -120,6 +120,78 @@ def test_register_interface(cpu):
         put(uc, G, g)
         assert call_reg(uc, "fep256_mul_reg", (F, G)) == f * g * RINV % P, f"mul_reg({f:#x}, {g:#x})"
         assert call_reg(uc, "fep256_sqr_reg", acc=f) == f * f * RINV % P, f"sqr_reg({f:#x})"
+
+
+def montgomery_v(t):
+    """V = (t + Q p) / 2^256 with Q = -t / p mod 2^256: the kernels' value before the
+    final conditional subtraction (V < 2p; the output is V - p when V >= p)."""
+    q = -t * pow(P, -1, R) % R
+    return (t + q * P) // R
+
+
+def boundary_inputs(seed, sqr=False):
+    """(f, g) (g = f for squaring) whose V sits at the edges of the final subtraction:
+    V = p + d and V = p - 1 - d (just above / below p), V = 2^256 + d and 2^256 - 1 - d
+    (bit 256 of V set / clear), small d. Built from Python's arithmetic: for a target V,
+    f g = V 2^256 mod p fixes g for a random f (f for squaring: a square root, p = 3 mod
+    4), and the candidates whose V is that representative are kept."""
+    rng = random.Random(seed)
+    out = {}
+    for d in range(24):
+        for v in (P + 1 + d, P - 1 - d, R + d, R - 1 - d):
+            for _ in range(40):
+                if sqr:
+                    a = v * R % P
+                    f = pow(a, (P + 1) // 4, P)
+                    if f * f % P != a:
+                        break                    # not a square: no f for this target
+                    f = rng.choice((f, P - f))
+                    g = f
+                else:
+                    f = rng.randrange(1, P)
+                    g = v * R * pow(f, -1, P) % P
+                if montgomery_v(f * g) == v:
+                    out[v] = (f, g)
+                    break
+    return out
+
+
+@pytest.mark.parametrize("sqr", [False, True], ids=["mul", "sqr"])
+def test_final_subtraction_boundaries(cpu, sqr):
+    """Inputs whose Montgomery value V lands just above or below p, and with bit 256 of
+    V set or clear, through the register entries and the C entries: exactly the reduced
+    product. The search must find every class (else the test itself is broken)."""
+    uc, call = cpu
+    cases = boundary_inputs(31 + sqr, sqr)
+    classes = {"above p": [v for v in cases if P < v < P + 64],
+               "below p": [v for v in cases if P - 64 < v < P],
+               "bit 256": [v for v in cases if v >= R],
+               "below 2^256": [v for v in cases if R - 64 < v < R]}
+    assert all(len(vs) >= 4 for vs in classes.values()), {k: len(v) for k, v in classes.items()}
+    for v, (f, g) in cases.items():
+        want = f * g * RINV % P
+        assert want == v % P
+        put(uc, F, f)
+        put(uc, G, g)
+        if sqr:
+            assert call_reg(uc, "fep256_sqr_reg", acc=f) == want, f"sqr_reg({f:#x})"
+            call("fep256_sqr", H, F)
+        else:
+            assert call_reg(uc, "fep256_mul_reg", (F, G)) == want, f"mul_reg({f:#x}, {g:#x})"
+            call("fep256_mul", H, F, G)
+        assert get(uc, H) == want
+
+
+def test_register_interface_same_operand(cpu):
+    """fep256_mul_reg with r1 = r2 (f = g, one pointer) equals the square and
+    fep256_sqr_reg; random and edge values."""
+    uc, _ = cpu
+    rng = random.Random(17)
+    for f in EDGES + [rng.randrange(P) for _ in range(500)]:
+        put(uc, F, f)
+        want = f * f * RINV % P
+        assert call_reg(uc, "fep256_mul_reg", (F, F)) == want, f"mul_reg({f:#x}, same)"
+        assert call_reg(uc, "fep256_sqr_reg", acc=f) == want
 
 
 def test_sqr_n(cpu):
@@ -293,3 +365,69 @@ def test_ladder_steps_on_any_field_elements(cpu):
             p, q = ((x1, y1), (x2, y2)) if bit == 0 else ((x2, y2), (x1, y1))
             (px, py), (qx, qy) = xycz_addc_model(*p, *q)
             assert [get(uc, W + 32 * i) for i in range(4)] == [px, py, qx, qy]
+
+
+
+def ladder_model(pts, kw, rounds):
+    """p256_coz.c's loop on field elements: bits 256, 255, ... (rounds of them) of kw,
+    each a masked swap (by prev ^ bit) + XYCZ-ADDC, then XYCZ-ADD (P = R[1], Q = R[0])."""
+    (x1, y1), (x2, y2) = pts
+    prev = 0
+    for i in range(256, 256 - rounds, -1):
+        bit = kw >> i & 1
+        if prev ^ bit:
+            (x1, y1), (x2, y2) = (x2, y2), (x1, y1)
+        (x1, y1), (x2, y2) = xycz_addc_model(x1, y1, x2, y2)
+        (x2, y2), (x1, y1) = xycz_add_model(x2, y2, x1, y1)
+        prev = bit
+    return (x1, y1), (x2, y2)
+
+
+def test_ladder_loop_against_model(cpu):
+    """p256_ladder_loop (bits 256..1 of kw, the swaps folded into the formulas) against
+    the Python model of cswap + XYCZ-ADDC + XYCZ-ADD per bit, on edge and random field
+    elements with random, all-zero, all-one and alternating scalars (every swap pattern,
+    junk in the scratch slots), and on OpenSSL's points: with R[0] = P, R[1] = 2P the
+    loop must leave (R[0], R[1]) = (m P, (m + 1) P) for m = bits 257..1 (bit 257 = 1),
+    exchanged if bit 1 is set (the slot R[0] holds R_b for the last bit b), co-Z."""
+    uc, call = cpu
+    W, KW = RAM + 0x4000, RAM + 0x5000
+    rng = random.Random(6)
+    vals = EDGES + [rng.randrange(P) for _ in range(40)]
+    scalars = [0, 2**257 - 2, sum(1 << i for i in range(1, 257, 2)),
+               sum(1 << i for i in range(2, 257, 2))] + [rng.getrandbits(257) for _ in range(4)]
+    for kw in scalars:
+        pts = [(rng.choice(vals), rng.choice(vals)) for _ in range(2)]
+        put_state(uc, W, [(x * RINV % P, y * RINV % P) for x, y in pts])  # raw words
+        for i in range(5):
+            put(uc, W + 128 + 32 * i, rng.randrange(2**256))
+        uc.mem_write(KW, (kw | 1 << 257).to_bytes(36, "little"))
+        call("p256_ladder_loop", W, KW)
+        want = ladder_model(pts, kw, 256)
+        assert (get(uc, W), get(uc, W + 32)) == want[0]
+        assert (get(uc, W + 64), get(uc, W + 96)) == want[1]
+    # real points: the base point of OpenSSL's curve, scalars m
+    from cryptography.hazmat.primitives.asymmetric import ec
+    for _ in range(3):
+        k = rng.getrandbits(256) | 1 << 256 | 1 << 257
+        pub = ec.derive_private_key(5, ec.SECP256R1()).public_key().public_numbers()
+        g = (pub.x, pub.y)
+        x, y = g
+        lam = 3 * (x * x - 1) * pow(2 * y, -1, P) % P
+        x2 = (lam * lam - 2 * x) % P
+        two = (x2, (lam * (x - x2) - y) % P)
+        put_state(uc, W, [g, two])
+        uc.mem_write(KW, k.to_bytes(36, "little"))
+        call("p256_ladder_loop", W, KW)
+        m = k >> 1
+        n = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+        want = ec.derive_private_key(5 * m % n, ec.SECP256R1()).public_key().public_numbers()
+        want1 = ec.derive_private_key(5 * (m + 1) % n, ec.SECP256R1()).public_key().public_numbers()
+        r0, r1 = get_point(uc, W), get_point(uc, W + 64)
+        if k >> 1 & 1:
+            r0, r1 = r1, r0
+        # co-Z: r = (x Z^2, y Z^3) for one Z; Z^2 = r0.x / x, Z^3 = r0.y / y
+        z2 = r0[0] * pow(want.x, -1, P) % P
+        z3 = r0[1] * pow(want.y, -1, P) % P
+        assert r1[0] == want1.x * z2 % P and r1[1] == want1.y * z3 % P
+        assert pow(z3, 2, P) == pow(z2, 3, P)

@@ -25,7 +25,7 @@ def cpu(tmp_path_factory):
     srcs = [p for p in sorted((REPO / "arch" / "cortex-m4").glob("*.S"))
             if not p.name.startswith(("fep256_", "p256_"))]
     return arm_cpu(tmp_path_factory.mktemp("m4asm"), srcs,
-                   ("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_", "ct_"))
+                   ("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_"))
 
 
 H, F, G = RAM + 0x100, RAM + 0x200, RAM + 0x300
@@ -114,19 +114,6 @@ def test_cswap(cpu):
         put(uc, G, g)
         call("fe25519_cswap", F, G, bit)
         assert (get(uc, F), get(uc, G)) == ((g, f) if bit else (f, g))
-
-
-def test_ct_swap128_fast(cpu):
-    """The ladders' conditional swap of two adjacent 64-byte blocks (fast convention;
-    used by p256_ladder.S). The X25519 routines are in test_asm_x25519_ladder.py."""
-    uc, call = cpu
-    words = [rng_word for rng_word in random.Random(5).choices(range(2**32), k=32)]
-    for bit in (0, 1):
-        blob = b"".join(w.to_bytes(4, "little") for w in words)
-        uc.mem_write(F, blob)
-        call("ct_swap128_fast", F, bit)
-        got = bytes(uc.mem_read(F, 128))
-        assert got == (blob[64:] + blob[:64] if bit else blob)
 
 
 SIGMA = b"expand 32-byte k"
