@@ -11,7 +11,7 @@
  *   void fep256_sqr_n(fep256 *h, const fep256 *f, int k);          h = f^(2^k), k >= 1
  *   The _reg entries are for assembly callers (p256_ladder.S): they clobber r0-r12 and
  *   return to lr; the caller reserves their 72-byte frame at sp (sp[0..63] product
- *   words, sp[64] &g[4], sp[68] lr), so they move no sp and push nothing.
+ *   words, sp[64] &g, sp[68] lr), so they move no sp and push nothing.
  *
  * Inputs: f, g < p (fep256.h). Output: h < p (fully reduced, as the interface requires).
  * h may alias f or g (h is written only at the end).
@@ -27,18 +27,23 @@
  * g[4..7] in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a
  * chain of four UMAALs over the 4-word window of partial words it adds into (low half
  * into the word, high half the row's carry, which becomes the word above the window),
- * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose
- * high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
+ * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is three UMULLs and
+ * a UMAAL whose high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
  * registers. Strip 1's rows 0..3 end with carries of weights 8..11 that start the
  * chains of rows 4..7 (whose windows begin at those weights); t4..t11 go to the frame
- * as they become final, then t14 and t15, while t12 and t13 stay in registers. (2)
+ * as they become final, then t14 and t15, while t12 and t13 stay in registers. Every
+ * memory access is a single LDR or STR placed in a run (N accesses in a run cost N + 1
+ * cycles; an LDM costs 1 + N and pipelines with nothing): the g words load in the run of
+ * the frame stores and the first f word; some rows (PAIR0/PAIR1 in the generator) load
+ * the next row's f word with their own, so the next row boundary has no access, and
+ * the word that boundary would store waits for the following run. (2)
  * Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of column k is its low
  * word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that word exactly; what is
  * added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224: three "rows" with the
  * constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7), i.e. column k gets q_{k-3}
  * + q_{k-6} + q_{k-7} (2^32-1). Additions commute, so the terms of columns 3..7 ride in
- * the product where a carry is free: q0 goes into column 3 right after row 0 (its carry
- * into f0 g3's high half, which cannot overflow), so t3 ends as q3 itself; the rows
+ * the product where a carry is free: q0 goes into column 3 within row 0 (f0 g3 is a
+ * UMAAL whose addends are t0 and 0), so t3 ends as q3 itself; the rows
  * that start at columns 4..7 from a zero carry (strip 0 rows 4, 6; strip 1 rows 1..3)
  * start instead from q1, q3, q2, q0, q4 loaded from the frame (the load pipelines with
  * the row's f load: the cycle of the MOV it replaces), so t4..t6 end as q4..q6 and
@@ -49,7 +54,8 @@
  * a copy of a digit its column needs instead of 0 (row 7 at column 7 takes q1, row 6 at
  * column 8 takes q5), so those terms cost nothing; each frame word is loaded just
  * before its first use, in pipelined runs (a plan per kernel in the generator), so a
- * digit holds a register only while it is needed. Columns 8..15 (+ the last carry) give
+ * digit holds a register only while it is needed; the multiplication's last run also
+ * reloads lr (lr holds nothing from there on). Columns 8..15 (+ the last carry) give
  * V = (t + Q p) / 2^256 < 2p. (4) V - p, and p added back under the mask top - borrow
  * (= -1 exactly when V < p: V < 2p, so top = 1 always borrows); p's words are -1, -1,
  * -1, 0, 0, 0, 1, -1, so the masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask;
@@ -64,7 +70,7 @@
  * stores pipeline, and lr is saved in the first such run. (The product's free carries
  * cannot take reduction terms here: they would be doubled.)
  *
- * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g[4]; partial words, row
+ * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g; partial words, row
  * carries and the f word in the other registers as the generator allocates them (see
  * mul_product); strip 3 likewise (ONE = 1, M = 2^32-1, row carries, q_j the digits);
  * h leaves in r4-r11.
@@ -126,119 +132,123 @@ fep256_sqr_n:
     .global fep256_mul_reg
     .type   fep256_mul_reg, %function
     .thumb_func
-fep256_mul_reg:
-    add     r0, r2, #16              /* &g[4], stored with lr below (sp[0..71] is ours) */
+fep256_mul_reg:                /* the caller reserved sp[0..71]; &g, lr go to sp[64], sp[68] */
     /* ---- product, strip 0: f times g[0..3] (operand scanning) ---- */
-    ldm     r2, {r3-r6}
-    ldr     r2, [r1, #0]
-    str     r0, [sp, #64]          /* &g[4] */
+    ldr     r3, [r2, #0]
+    ldr     r4, [r2, #4]
+    ldr     r5, [r2, #8]
+    ldr     r6, [r2, #12]
+    str     r2, [sp, #64]          /* &g */
     str     lr, [sp, #68]
+    ldr     r2, [r1, #0]
     umull   r7, r8, r2, r3
     umull   r9, r10, r2, r4
     umull   r11, r12, r2, r5
-    umull   r0, lr, r2, r6
-    adds    r0, r0, r7          /* + q0 at column 3 */
-    adc     lr, lr, #0
-    str     r7, [sp, #0]
-    ldr     r2, [r1, #4]
-    umaal   r9, r8, r2, r3
-    umaal   r11, r8, r2, r4
-    umaal   r0, r8, r2, r5
-    umaal   lr, r8, r2, r6
-    str     r9, [sp, #4]
-    ldr     r7, [r1, #8]
-    umaal   r11, r10, r7, r3
-    umaal   r0, r10, r7, r4
-    umaal   lr, r10, r7, r5
-    umaal   r8, r10, r7, r6
-    str     r11, [sp, #8]
-    ldr     r2, [r1, #12]
-    umaal   r0, r12, r2, r3
-    umaal   lr, r12, r2, r4
-    umaal   r8, r12, r2, r5
-    umaal   r10, r12, r2, r6
-    str     r0, [sp, #12]
-    ldr     r9, [r1, #16]
-    ldr     r7, [r1, #20]
-    ldr     r11, [sp, #4]          /* q1 at column 4 */
-    umaal   lr, r11, r9, r3
-    umaal   r8, r11, r9, r4
-    umaal   r10, r11, r9, r5
-    umaal   r12, r11, r9, r6
-    mov     r2, #0
-    umaal   r8, r2, r7, r3
-    umaal   r10, r2, r7, r4
-    umaal   r12, r2, r7, r5
-    umaal   r11, r2, r7, r6
-    ldr     r0, [r1, #24]
-    ldr     r9, [r1, #28]
-    ldr     r7, [sp, #12]          /* q3 at column 6 */
-    umaal   r10, r7, r0, r3
-    umaal   r12, r7, r0, r4
-    umaal   r11, r7, r0, r5
-    umaal   r2, r7, r0, r6
     mov     r0, #0
-    umaal   r12, r0, r9, r3
-    umaal   r11, r0, r9, r4
-    umaal   r2, r0, r9, r5
-    umaal   r7, r0, r9, r6
+    str     r7, [sp, #0]
+    ldr     lr, [r1, #4]
+    umaal   r7, r0, r2, r6          /* + q0 at column 3 */
+    umaal   r9, r8, lr, r3
+    umaal   r11, r8, lr, r4
+    umaal   r7, r8, lr, r5
+    umaal   r0, r8, lr, r6
+    str     r9, [sp, #4]
+    ldr     r2, [r1, #8]
+    ldr     lr, [r1, #12]
+    umaal   r11, r10, r2, r3
+    umaal   r7, r10, r2, r4
+    umaal   r0, r10, r2, r5
+    umaal   r8, r10, r2, r6
+    umaal   r7, r12, lr, r3
+    umaal   r0, r12, lr, r4
+    umaal   r8, r12, lr, r5
+    umaal   r10, r12, lr, r6
+    str     r11, [sp, #8]
+    str     r7, [sp, #12]
+    ldr     r9, [r1, #16]
+    ldr     r2, [r1, #20]
+    ldr     lr, [sp, #4]          /* q1 at column 4 */
+    umaal   r0, lr, r9, r3
+    umaal   r8, lr, r9, r4
+    umaal   r10, lr, r9, r5
+    umaal   r12, lr, r9, r6
+    mov     r11, #0
+    umaal   r8, r11, r2, r3
+    umaal   r10, r11, r2, r4
+    umaal   r12, r11, r2, r5
+    umaal   lr, r11, r2, r6
+    ldr     r7, [r1, #24]
+    ldr     r9, [r1, #28]
+    ldr     r2, [sp, #12]          /* q3 at column 6 */
+    umaal   r10, r2, r7, r3
+    umaal   r12, r2, r7, r4
+    umaal   lr, r2, r7, r5
+    umaal   r11, r2, r7, r6
+    mov     r7, #0
+    umaal   r12, r7, r9, r3
+    umaal   lr, r7, r9, r4
+    umaal   r11, r7, r9, r5
+    umaal   r2, r7, r9, r6
     /* ---- product, strip 1: f times g[4..7] ---- */
-    str     r0, [sp, #44]          /* t11 spilled for a zero carry */
-    ldr     r9, [sp, #64]          /* &g[4] */
-    ldr     r0, [r1, #0]
-    ldm     r9, {r3-r6}
+    str     r7, [sp, #44]          /* t11 spilled for a zero carry */
+    ldr     r9, [sp, #64]          /* &g */
+    ldr     r7, [r1, #0]
+    ldr     r3, [r9, #16]
+    ldr     r4, [r9, #20]
+    ldr     r5, [r9, #24]
+    ldr     r6, [r9, #28]
     mov     r9, #0
-    umaal   lr, r9, r0, r3
-    umaal   r8, r9, r0, r4
-    umaal   r10, r9, r0, r5
-    umaal   r12, r9, r0, r6
-    str     lr, [sp, #16]
-    ldr     r0, [r1, #4]
-    ldr     lr, [sp, #8]          /* q2 at column 5 */
-    umaal   r8, lr, r0, r3
-    umaal   r10, lr, r0, r4
-    umaal   r12, lr, r0, r5
-    umaal   r11, lr, r0, r6
+    umaal   r0, r9, r7, r3
+    umaal   r8, r9, r7, r4
+    umaal   r10, r9, r7, r5
+    umaal   r12, r9, r7, r6
+    str     r0, [sp, #16]
+    ldr     r7, [r1, #4]
+    ldr     r0, [sp, #8]          /* q2 at column 5 */
+    umaal   r8, r0, r7, r3
+    umaal   r10, r0, r7, r4
+    umaal   r12, r0, r7, r5
+    umaal   lr, r0, r7, r6
     str     r8, [sp, #20]
-    ldr     r0, [r1, #8]
+    ldr     r7, [r1, #8]
     ldr     r8, [sp, #0]          /* q0 at column 6 */
-    umaal   r10, r8, r0, r3
-    umaal   r12, r8, r0, r4
-    umaal   r11, r8, r0, r5
-    umaal   r2, r8, r0, r6
+    umaal   r10, r8, r7, r3
+    umaal   r12, r8, r7, r4
+    umaal   lr, r8, r7, r5
+    umaal   r11, r8, r7, r6
     str     r10, [sp, #24]
-    ldr     r0, [r1, #12]
+    ldr     r7, [r1, #12]
     ldr     r10, [sp, #16]          /* q4 at column 7 */
-    umaal   r12, r10, r0, r3
-    umaal   r11, r10, r0, r4
-    umaal   r2, r10, r0, r5
-    umaal   r7, r10, r0, r6
+    umaal   r12, r10, r7, r3
+    umaal   lr, r10, r7, r4
+    umaal   r11, r10, r7, r5
+    umaal   r2, r10, r7, r6
     str     r12, [sp, #28]
-    ldr     r0, [sp, #44]
+    ldr     r7, [sp, #44]
     ldr     r12, [r1, #16]
-    umaal   r11, r9, r12, r3
-    umaal   r2, r9, r12, r4
-    umaal   r7, r9, r12, r5
-    umaal   r0, r9, r12, r6
-    str     r11, [sp, #32]
+    umaal   lr, r9, r12, r3
+    umaal   r11, r9, r12, r4
+    umaal   r2, r9, r12, r5
+    umaal   r7, r9, r12, r6
+    str     lr, [sp, #32]
     ldr     r12, [r1, #20]
-    umaal   r2, lr, r12, r3
-    umaal   r7, lr, r12, r4
-    umaal   r0, lr, r12, r5
-    umaal   r9, lr, r12, r6
-    str     r2, [sp, #36]
-    ldr     r11, [r1, #24]
-    umaal   r7, r8, r11, r3
-    umaal   r0, r8, r11, r4
-    umaal   r9, r8, r11, r5
-    umaal   lr, r8, r11, r6
-    str     r7, [sp, #40]
+    umaal   r11, r0, r12, r3
+    umaal   r2, r0, r12, r4
+    umaal   r7, r0, r12, r5
+    umaal   r9, r0, r12, r6
+    str     r11, [sp, #36]
+    ldr     lr, [r1, #24]
     ldr     r12, [r1, #28]
-    umaal   r0, r10, r12, r3
+    umaal   r2, r8, lr, r3
+    umaal   r7, r8, lr, r4
+    umaal   r9, r8, lr, r5
+    umaal   r0, r8, lr, r6
+    umaal   r7, r10, r12, r3
     umaal   r9, r10, r12, r4
-    umaal   lr, r10, r12, r5
+    umaal   r0, r10, r12, r5
     umaal   r8, r10, r12, r6
-    str     r0, [sp, #44]
+    str     r2, [sp, #40]
+    str     r7, [sp, #44]
     str     r8, [sp, #56]
     str     r10, [sp, #60]
     /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */
@@ -249,56 +259,56 @@ fep256_mul_reg:
     ldr     r12, [sp, #20]
     ldr     r8, [sp, #32]
     ldr     r7, [sp, #12]
-    ldr     r0, [sp, #24]
-    ldr     r4, [sp, #36]
-    mov     r10, #0xFFFFFFFF
-    mov     r3, r1
-    umaal   r11, r3, r5, r10   /* row 7: + q0 (2^32-1) */
-    mov     r2, #1
+    ldr     r4, [sp, #24]
+    ldr     r10, [sp, #36]
+    mov     r3, #0xFFFFFFFF
+    mov     r2, r1
+    umaal   r11, r2, r5, r3   /* row 7: + q0 (2^32-1) */
+    mov     lr, #1
     mov     r5, r12
-    umaal   r8, r5, r6, r2   /* row 6: + q2 */
-    umaal   r8, r3, r1, r10   /* row 7: + q1 (2^32-1) */
-    adds    r4, r4, r0      /* row 3: + q6 */
-    umaal   r4, r5, r7, r2   /* row 6: + q3 */
-    umaal   r4, r3, r6, r10   /* row 7: + q2 (2^32-1) */
+    umaal   r8, r5, r6, lr   /* row 6: + q2 */
+    umaal   r8, r2, r1, r3   /* row 7: + q1 (2^32-1) */
+    adds    r10, r10, r4      /* row 3: + q6 */
+    umaal   r10, r5, r7, lr   /* row 6: + q3 */
+    umaal   r10, r2, r6, r3   /* row 7: + q2 (2^32-1) */
     ldr     r1, [sp, #16]
     ldr     r6, [sp, #40]
     adcs    r6, r6, r11      /* row 3: + q7 */
-    umaal   r6, r5, r1, r2   /* row 6: + q4 */
-    umaal   r6, r3, r7, r10   /* row 7: + q3 (2^32-1) */
+    umaal   r6, r5, r1, lr   /* row 6: + q4 */
+    umaal   r6, r2, r7, r3   /* row 7: + q3 (2^32-1) */
     ldr     r7, [sp, #44]
     adc     r5, r5, #0      /* row 3's carry joins row 6's */
-    umaal   r7, r5, r12, r2   /* row 6: + q5 */
-    umaal   r7, r3, r1, r10   /* row 7: + q4 (2^32-1) */
-    umaal   r9, r5, r0, r2   /* row 6: + q6 */
-    umaal   r9, r3, r12, r10   /* row 7: + q5 (2^32-1) */
-    umaal   lr, r5, r11, r2   /* row 6: + q7 */
-    umaal   lr, r3, r0, r10   /* row 7: + q6 (2^32-1) */
+    umaal   r7, r5, r12, lr   /* row 6: + q5 */
+    umaal   r7, r2, r1, r3   /* row 7: + q4 (2^32-1) */
+    umaal   r9, r5, r4, lr   /* row 6: + q6 */
+    umaal   r9, r2, r12, r3   /* row 7: + q5 (2^32-1) */
+    umaal   r0, r5, r11, lr   /* row 6: + q7 */
+    umaal   r0, r2, r4, r3   /* row 7: + q6 (2^32-1) */
     ldr     r1, [sp, #56]
     ldr     r12, [sp, #60]
+    ldr     lr, [sp, #68]            /* return address, in the run */
     adds    r1, r1, r5      /* row 6's carry; C into column 15 */
-    umaal   r1, r3, r11, r10   /* row 7: + q7 (2^32-1) */
-    adcs    r12, r12, r3      /* row 7's carry */
-    adc     r0, r10, #1          /* bit 256 of V */
+    umaal   r1, r2, r11, r3   /* row 7: + q7 (2^32-1) */
+    adcs    r12, r12, r2      /* row 7's carry */
+    adc     r4, r3, #1          /* bit 256 of V */
     /* ---- V - p; borrow -> mask; + (p & mask), into r4-r11 ---- */
     subs    r8, r8, #0xFFFFFFFF
-    sbcs    r5, r4, #0xFFFFFFFF
+    sbcs    r5, r10, #0xFFFFFFFF
     sbcs    r6, r6, #0xFFFFFFFF
     sbcs    r7, r7, #0
     sbcs    r9, r9, #0
-    sbcs    lr, lr, #0
+    sbcs    r0, r0, #0
     sbcs    r10, r1, #1
     sbcs    r11, r12, #0xFFFFFFFF
-    sbc     r0, r0, #0          /* V < p ? -1 : 0 */
-    adds    r4, r8, r0
-    adcs    r5, r5, r0
-    adcs    r6, r6, r0
+    sbc     r1, r4, #0          /* V < p ? -1 : 0 */
+    adds    r4, r8, r1
+    adcs    r5, r5, r1
+    adcs    r6, r6, r1
     adcs    r7, r7, #0
     adcs    r8, r9, #0
-    adcs    r9, lr, #0
-    adcs    r10, r10, r0, lsr #31
-    adcs    r11, r11, r0
-    ldr     lr, [sp, #68]
+    adcs    r9, r0, #0
+    adcs    r10, r10, r1, lsr #31
+    adcs    r11, r11, r1
     bx      lr
     .size   fep256_mul_reg, .-fep256_mul_reg
 
@@ -436,25 +446,25 @@ fep256_sqr_reg:                /* the caller reserved sp[0..71]; lr goes to sp[6
     adds    r7, r7, r0      /* row 6's carry; C into column 15 */
     umaal   r7, r8, r3, lr   /* row 7: + q7 (2^32-1) */
     adcs    r10, r10, r8      /* row 7's carry */
-    adc     r6, lr, #1          /* bit 256 of V */
+    adc     r12, lr, #1          /* bit 256 of V */
     /* ---- V - p; borrow -> mask; + (p & mask), into r4-r11 ---- */
     subs    r5, r5, #0xFFFFFFFF
     sbcs    r2, r2, #0xFFFFFFFF
-    sbcs    r1, r1, #0xFFFFFFFF
+    sbcs    r6, r1, #0xFFFFFFFF
     sbcs    r11, r11, #0
     sbcs    r8, r9, #0
     sbcs    r9, r4, #0
     sbcs    r0, r7, #1
-    sbcs    r3, r10, #0xFFFFFFFF
-    sbc     r12, r6, #0          /* V < p ? -1 : 0 */
-    adds    r4, r5, r12
-    adcs    r5, r2, r12
-    adcs    r6, r1, r12
+    sbcs    r1, r10, #0xFFFFFFFF
+    sbc     r3, r12, #0          /* V < p ? -1 : 0 */
+    adds    r4, r5, r3
+    adcs    r5, r2, r3
+    adcs    r6, r6, r3
     adcs    r7, r11, #0
     adcs    r8, r8, #0
     adcs    r9, r9, #0
-    adcs    r10, r0, r12, lsr #31
-    adcs    r11, r3, r12
+    adcs    r10, r0, r3, lsr #31
+    adcs    r11, r1, r3
     ldr     lr, [sp, #68]
     bx      lr
     .size   fep256_sqr_reg, .-fep256_sqr_reg

@@ -12,7 +12,7 @@ as the code is emitted. See the header it emits.
 """
 
 # The _reg entries' 72-byte frame, reserved by the caller at sp: product words t[0..15]
-# at sp[0..63], &g[4] at sp[64] (= FRAME), lr at sp[68].
+# at sp[0..63], &g at sp[64] (= FRAME), lr at sp[68].
 FRAME = 64
 
 OUT = ["r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11"]   # h[0..7] of the _reg entries
@@ -31,7 +31,7 @@ HEADER = """\
  *   void fep256_sqr_n(fep256 *h, const fep256 *f, int k);          h = f^(2^k), k >= 1
  *   The _reg entries are for assembly callers (p256_ladder.S): they clobber r0-r12 and
  *   return to lr; the caller reserves their 72-byte frame at sp (sp[0..63] product
- *   words, sp[64] &g[4], sp[68] lr), so they move no sp and push nothing.
+ *   words, sp[64] &g, sp[68] lr), so they move no sp and push nothing.
  *
  * Inputs: f, g < p (fep256.h). Output: h < p (fully reduced, as the interface requires).
  * h may alias f or g (h is written only at the end).
@@ -47,18 +47,23 @@ HEADER = """\
  * g[4..7] in r3-r6, f streaming through one register): a row f_i (g_j..g_j+3) is a
  * chain of four UMAALs over the 4-word window of partial words it adds into (low half
  * into the word, high half the row's carry, which becomes the word above the window),
- * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is four UMULLs whose
- * high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
+ * so every product is exactly one UMULL or UMAAL. Strip 0's row 0 is three UMULLs and
+ * a UMAAL whose high halves start the chains of rows 1..3; t0..t3 go to the frame, t4..t11 stay in
  * registers. Strip 1's rows 0..3 end with carries of weights 8..11 that start the
  * chains of rows 4..7 (whose windows begin at those weights); t4..t11 go to the frame
- * as they become final, then t14 and t15, while t12 and t13 stay in registers. (2)
+ * as they become final, then t14 and t15, while t12 and t13 stay in registers. Every
+ * memory access is a single LDR or STR placed in a run (N accesses in a run cost N + 1
+ * cycles; an LDM costs 1 + N and pipelines with nothing): the g words load in the run of
+ * the frame stores and the first f word; some rows (PAIR0/PAIR1 in the generator) load
+ * the next row's f word with their own, so the next row boundary has no access, and
+ * the word that boundary would store waits for the following run. (2)
  * Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of column k is its low
  * word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that word exactly; what is
  * added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224: three "rows" with the
  * constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7), i.e. column k gets q_{k-3}
  * + q_{k-6} + q_{k-7} (2^32-1). Additions commute, so the terms of columns 3..7 ride in
- * the product where a carry is free: q0 goes into column 3 right after row 0 (its carry
- * into f0 g3's high half, which cannot overflow), so t3 ends as q3 itself; the rows
+ * the product where a carry is free: q0 goes into column 3 within row 0 (f0 g3 is a
+ * UMAAL whose addends are t0 and 0), so t3 ends as q3 itself; the rows
  * that start at columns 4..7 from a zero carry (strip 0 rows 4, 6; strip 1 rows 1..3)
  * start instead from q1, q3, q2, q0, q4 loaded from the frame (the load pipelines with
  * the row's f load: the cycle of the MOV it replaces), so t4..t6 end as q4..q6 and
@@ -69,7 +74,8 @@ HEADER = """\
  * a copy of a digit its column needs instead of 0 (row 7 at column 7 takes q1, row 6 at
  * column 8 takes q5), so those terms cost nothing; each frame word is loaded just
  * before its first use, in pipelined runs (a plan per kernel in the generator), so a
- * digit holds a register only while it is needed. Columns 8..15 (+ the last carry) give
+ * digit holds a register only while it is needed; the multiplication's last run also
+ * reloads lr (lr holds nothing from there on). Columns 8..15 (+ the last carry) give
  * V = (t + Q p) / 2^256 < 2p. (4) V - p, and p added back under the mask top - borrow
  * (= -1 exactly when V < p: V < 2p, so top = 1 always borrows); p's words are -1, -1,
  * -1, 0, 0, 0, 1, -1, so the masked p is mask, mask, mask, 0, 0, 0, mask >> 31, mask;
@@ -84,7 +90,7 @@ HEADER = """\
  * stores pipeline, and lr is saved in the first such run. (The product's free carries
  * cannot take reduction terms here: they would be doubled.)
  *
- * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g[4]; partial words, row
+ * Register map: product: r3-r6 g words, r1 = f, sp[64] = &g; partial words, row
  * carries and the f word in the other registers as the generator allocates them (see
  * mul_product); strip 3 likewise (ONE = 1, M = 2^32-1, row carries, q_j the digits);
  * h leaves in r4-r11.
@@ -146,8 +152,7 @@ fep256_sqr_n:
     .global fep256_mul_reg
     .type   fep256_mul_reg, %function
     .thumb_func
-fep256_mul_reg:
-    add     r0, r2, #16              /* &g[4], stored with lr below (sp[0..71] is ours) */
+fep256_mul_reg:                /* the caller reserved sp[0..71]; &g, lr go to sp[64], sp[68] */
 """
 
 
@@ -190,34 +195,41 @@ def mul_product():
     to the frame; each of those rows' carries (weights 8..11) starts the chain of row
     i + 4 (window from t_{i+8}: the same weight), so rows 4..7 need no zero carry either;
     t8..t11 go to the frame as they become final, then the top words not in MUL_KEEP
-    (t14, t15: their stores run on into strip 3's first loads).
+    (t14, t15: their stores run on into strip 3's first loads). Row boundaries with no
+    memory access at all: PAIR0, PAIR1, DEFER0, DEFER1 below.
     The reduction's terms of columns 3..7 ride along (SLOTS0, SLOTS and q0 into column
     3), so the frame's t3..t6 are already the digits q3..q6.
     Returns (lines, {"t12": register, "t13": register}) (the words in MUL_KEEP)."""
     out = ["    /* ---- product, strip 0: f times g[0..3] (operand scanning) ---- */"]
     R = Regs(["r2", "r7", "r8", "r9", "r10", "r11", "r12"])
-    out.append(f"    ldm     r2, {{{G[0]}-{G[3]}}}")
-    f = R.new("f")
-    out.append(f"    ldr     {f}, [r1, #0]")
-    out.append(f"    str     r0, [sp, #{FRAME}]          /* &g[4] */")
-    out.append("    str     lr, [sp, #68]")
-    R.free += ["r0", "lr"]
+    # single loads and stores in one run (N + 1 cycles; an LDM is 1 + N and pipelines
+    # with nothing, M4_TIMING rows 5, 9)
     for j in range(4):
+        out.append(f"    ldr     {G[j]}, [r2, #{4 * j}]")
+    out.append(f"    str     r2, [sp, #{FRAME}]          /* &g */")
+    out.append("    str     lr, [sp, #68]")
+    f = R.new("f")
+    assert f == "r2"
+    out.append(f"    ldr     {f}, [r1, #0]")
+    R.free += ["r0", "lr"]
+    for j in range(3):
         t, h = R.new(f"t{j}"), R.new(f"h{j}")
         out.append(f"    umull   {t}, {h}, {f}, {G[j]}")
-    R.kill("f")
-    # q0 = t0 into column 3 (the reduction's row at word 3) now, while column 4 is f0 g3's
-    # high half (< 2^32 - 1, so its carry cannot overflow): t3 then ends as q3 itself
-    out.append(f"    adds    {R['t3']}, {R['t3']}, {R['t0']}          /* + q0 at column 3 */")
-    out.append(f"    adc     {R['h3']}, {R['h3']}, #0")
+    # q0 = t0 into column 3 (the reduction's row at word 3) by f0 g3 itself: a UMAAL
+    # whose addends are t0 (its register becomes t3) and 0, so t3 ends as q3 itself; t0
+    # goes to the frame first, with row 1's f load (the register t3 no longer needs)
+    out.append(f"    mov     {R.new('h3')}, #0")
     out.append(f"    str     {R['t0']}, [sp, #0]")
-    R.kill("t0")
+    out.append(f"    ldr     {R.new('f1')}, [r1, #4]")
+    out.append(f"    umaal   {R['t0']}, {R['h3']}, {f}, {G[3]}          /* + q0 at column 3 */")
+    R.kill("f")
+    R.rename("t0", "t3")
     R.rename("h3", "t4")
     for i in range(1, 8):
-        if f"f{i}" not in R.map:         # rows 4, 6 also load the next row's f word:
+        if f"f{i}" not in R.map:         # rows in PAIR0 also load the next row's f word:
             f = R.new(f"f{i}")           # two adjacent loads pipeline (3 cycles, not 4)
             out.append(f"    ldr     {f}, [r1, #{4 * i}]")
-            if i in (4, 6):
+            if i in PAIR0:
                 out.append(f"    ldr     {R.new(f'f{i + 1}')}, [r1, #{4 * i + 4}]")
         f = R[f"f{i}"]
         if i <= 3:
@@ -231,22 +243,27 @@ def mul_product():
             out.append(f"    umaal   {R[f't{i + j}']}, {R['c']}, {f}, {G[j]}")
         R.kill(f"f{i}")
         R.rename("c", f"t{i + 4}")
-        if i <= 3:
-            out.append(f"    str     {R[f't{i}']}, [sp, #{4 * i}]")
-            R.kill(f"t{i}")
+        if i <= 3 and i not in DEFER0:   # a deferred word joins the next row's store run
+            for w in [d for d in DEFER0 if d < i and f"t{d}" in R.map] + [i]:
+                out.append(f"    str     {R[f't{w}']}, [sp, #{4 * w}]")
+                R.kill(f"t{w}")
     out.append("    /* ---- product, strip 1: f times g[4..7] ---- */")
     gp = R.new("gp")
     out.append(f"    str     {R['t11']}, [sp, #44]          /* t11 spilled for a zero carry */")
     R.kill("t11")
-    out.append(f"    ldr     {gp}, [sp, #{FRAME}]          /* &g[4] */")
+    out.append(f"    ldr     {gp}, [sp, #{FRAME}]          /* &g */")
+    # f0's load sits between: a load right after gp's own may not use gp as its base
     out.append(f"    ldr     {R.new('f')}, [r1, #0]")
-    out.append(f"    ldm     {gp}, {{{G[0]}-{G[3]}}}")
+    for j in range(4):
+        out.append(f"    ldr     {G[j]}, [{gp}, #{16 + 4 * j}]")
     R.kill("gp")
+    R.rename("f", "f0")
     for i in range(8):
-        if i > 0:
-            f = R.new("f")
-            out.append(f"    ldr     {f}, [r1, #{4 * i}]")
-        f = R["f"]
+        if f"f{i}" not in R.map:
+            out.append(f"    ldr     {R.new(f'f{i}')}, [r1, #{4 * i}]")
+            if i in PAIR1:
+                out.append(f"    ldr     {R.new(f'f{i + 1}')}, [r1, #{4 * i + 4}]")
+        f = R[f"f{i}"]
         if i in SLOTS:                   # the row's carry-in is added at column i + 4:
             j = SLOTS[i]                 # it brings the reduction's q_j (= t_j) there
             out.append(f"    ldr     {R.new('c')}, [sp, #{4 * j}]          /* q{j} at column {i + 4} */")
@@ -256,10 +273,13 @@ def mul_product():
             R.rename(f"k{i - 4}", "c")
         for j in range(4):
             out.append(f"    umaal   {R[f't{i + 4 + j}']}, {R['c']}, {f}, {G[j]}")
-        R.kill("f")
-        # t_{i+4} is final: to the frame (the reduction reads it there)
-        out.append(f"    str     {R[f't{i + 4}']}, [sp, #{4 * (i + 4)}]")
-        R.kill(f"t{i + 4}")
+        R.kill(f"f{i}")
+        # t_{i+4} is final: to the frame (the reduction reads it there), unless deferred
+        # to the next row's store run
+        if i not in DEFER1:
+            for w in [d + 4 for d in DEFER1 if d < i and f"t{d + 4}" in R.map] + [i + 4]:
+                out.append(f"    str     {R[f't{w}']}, [sp, #{4 * w}]")
+                R.kill(f"t{w}")
         if i <= 3:
             R.rename("c", f"k{i}")
             if i == 3:
@@ -271,6 +291,12 @@ def mul_product():
             out.append(f"    str     {R[f't{k}']}, [sp, #{4 * k}]")
     return out, {f"t{k}": R[f"t{k}"] for k in MUL_KEEP}
 
+
+# Memory runs (N accesses in a run cost N + 1): rows in PAIR* load the next row's f word
+# with their own, so the next row boundary has no load; the words of the rows in DEFER*
+# wait for that boundary-free row's store run (strip 0: t2 with t3; strip 1: t10 with t11).
+PAIR0, DEFER0 = (2, 4, 6), (2,)
+PAIR1, DEFER1 = (6,), (6,)
 
 # Rows that start from a zero carry at column c = their first word instead start from a
 # digit q_j of the reduction that column c needs (q_j = the frame word t_j, j != 3; t3
@@ -286,13 +312,15 @@ SLOTS = {1: 2, 2: 0, 3: 4}            # strip 1: q2 (row 3 at 5), q0 (row 6 at 6
 # allocation order (chosen so the masked add-back can rename V into r4-r11).
 MUL_PLAN = {7: (0, 1, 7, 2, 5, 8, 3, 6, 9), 10: (4, 10), 11: (11,), 14: (14, 15)}
 MUL_KEEP = (12, 13)
-FREE_MUL = ["r5", "r1", "r11", "r6", "r12", "r8", "r7", "r0", "r4", "r10", "lr", "r9", "r3", "r2"]
+FREE_MUL = ["r5", "r1", "r11", "r6", "r12", "r8", "r7", "r0", "r4", "r10", "r9", "r3", "r2", "lr"]
+MUL_LR = 14                           # lr reloaded in the t14, t15 run
 SQR_PLAN = {3: (0, 3, 1, 4, 2, 5, 6, 7, 8), 9: (9, 10), 11: (11, 12), 13: (13, 14)}
 FREE = ["r2", "r9", "r1", "r4", "r11", "r7", "r6", "r3", "r5", "r12", "r0", "lr", "r8"]
+SQR_LR = None                         # the squaring has no register to spare for it
 SQR_DELAY = (0, 2, 7, 9, 11, 13)      # columns whose store waits for the next (sqr_product)
 
 
-def reduce(kept, plan, order, one_from, row3_from, seeds=None):
+def reduce(kept, plan, order, one_from, row3_from, seeds=None, lr_at=None):
     """Strip 3 with an explicit load plan: plan[k] lists the frame words t_j loaded (as
     one pipelined run) just before column k, so a q_j or a column word occupies a
     register only from shortly before its first use; kept maps the words still in
@@ -301,7 +329,9 @@ def reduce(kept, plan, order, one_from, row3_from, seeds=None):
     q_{k-6} (UMAAL by ONE, from q_{one_from}) and q_{k-7} (2^32-1) (UMAAL by M); columns
     0..7 end as the digits q_k, 8..15 as V's words. seeds: a UMAAL row's carry starts
     as a copy of q_j instead of 0 (e.g. {"c7": 1}: q1 at column 7, where row 7 starts):
-    that term then needs no instruction of its own (the MOV is there anyway)."""
+    that term then needs no instruction of its own (the MOV is there anyway). lr_at: the
+    return address is reloaded in the run before column lr_at (one cycle there instead
+    of a lone load's two at the end), so lr is allocated to nothing from then on."""
     out = ["    /* ---- strip 3: Montgomery reduction, rows 1@3, 1@6, (2^32-1)@7 ---- */"]
     free = [r for r in order if r not in kept.values()]
     reg = dict(kept)
@@ -310,7 +340,13 @@ def reduce(kept, plan, order, one_from, row3_from, seeds=None):
     def alloc(n):
         if not free:
             raise SystemExit(f"strip 3: out of registers at {n}")
-        reg[n] = free.pop(0)
+        # with lr_at, lr must be free again by then: ONE (dead after column 13) takes
+        # it, anything else only as the last resort
+        if lr_at and n == "ONE" and "lr" in free:
+            i = free.index("lr")
+        else:
+            i = next((i for i, r in enumerate(free) if r != "lr"), 0) if lr_at else 0
+        reg[n] = free.pop(i)
         return reg[n]
 
     def release(n):
@@ -324,6 +360,11 @@ def reduce(kept, plan, order, one_from, row3_from, seeds=None):
     for k in range(16):
         for j in plan.get(k, ()):
             out.append(f"    ldr     {alloc(f't{j}')}, [sp, #{4 * j}]")
+        if k == lr_at:
+            assert "lr" not in reg.values(), sorted(reg.items())
+            if "lr" in free:
+                free.remove("lr")
+            out.append("    ldr     lr, [sp, #68]            /* return address, in the run */")
         terms = []
         if row3_from <= k <= 10:
             terms.append("r3")
@@ -342,7 +383,6 @@ def reduce(kept, plan, order, one_from, row3_from, seeds=None):
         if k == 14:
             out.append(f"    adds    {acc}, {acc}, {reg['c6']}      /* row 6's carry; C into column 15 */")
             release("c6")
-            release("ONE")
         if k == 15:
             out.append(f"    adcs    {acc}, {acc}, {reg['c7']}      /* row 7's carry */")
             release("c7")
@@ -360,22 +400,26 @@ def reduce(kept, plan, order, one_from, row3_from, seeds=None):
                 c = alloc('c7')
                 out.append(f"    mov     {c}, {q(seeds['c7']) if 'c7' in seeds else '#0'}")
             out.append(f"    umaal   {acc}, {reg['c7']}, {q(k - 7)}, {reg['M']}   /* row 7: + q{k - 7} (2^32-1) */")
+        if k == 13:                      # q7 was ONE's last use
+            release("ONE")
         reg[f"q{k}" if k < 8 else f"r{k - 8}"] = reg.pop(f"t{k}")
         if 7 <= k <= 14:                 # q_{k-7}'s last use was just above
             j = k - 7
             release(f"q{j}" if f"q{j}" in reg else f"t{j}")
-    out += final_sub([reg[f"r{i}"] for i in range(8)], reg["top"], OUT)
+    out += final_sub([reg[f"r{i}"] for i in range(8)], reg["top"], OUT, lr_at is not None)
+    if lr_at is None:
+        out.append("    ldr     lr, [sp, #68]")
     return out
 
 
-def final_sub(R, top, dst):
+def final_sub(R, top, dst, lr_busy=False):
     """V = top 2^256 + R < 2p: D = V - p (the borrow chain may rename a word), mask =
     borrow, then dst = D + (p & mask) word by word. Both passes rename so that h lands
     in dst = r4-r11: D[i] avoids the sources still pending and the dst words written
     before it (checked here, so a bad allocation fails at generation time)."""
     out = ["    /* ---- V - p; borrow -> mask; + (p & mask), into r4-r11 ---- */"]
     regs = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
-            "r12", "lr"]
+            "r12"] + ([] if lr_busy else ["lr"])
     pw = ["#0xFFFFFFFF"] * 3 + ["#0"] * 3 + ["#1", "#0xFFFFFFFF"]
     D = []
     for i in range(8):
@@ -429,6 +473,7 @@ def sqr_product(delay=()):
 
     def store(k):
         if k in delay:                   # keep it for the next column's store
+            assert "pend" not in reg, k  # one word waits at a time
             reg["pend"] = reg.pop("acc")
             return
         if "pend" in reg:
@@ -495,13 +540,14 @@ def main():
     prod, kept = mul_product()
     lines += prod
     # column 7's q1 (row 6) rides in row 7's first carry, column 8's q5 (row 3) in row 6's
-    lines += reduce(kept, MUL_PLAN, FREE_MUL, one_from=2, row3_from=9, seeds={"c7": 1, "c6": 5})
-    lines += ["    ldr     lr, [sp, #68]", "    bx      lr",
+    lines += reduce(kept, MUL_PLAN, FREE_MUL, one_from=2, row3_from=9, seeds={"c7": 1, "c6": 5},
+                    lr_at=MUL_LR)
+    lines += ["    bx      lr",
               "    .size   fep256_mul_reg, .-fep256_mul_reg"]
     lines.append(SQR_ENTRY.rstrip("\n"))
     lines += sqr_product(SQR_DELAY)
-    lines += reduce({"t15": "r10"}, SQR_PLAN, FREE, one_from=0, row3_from=3)
-    lines += ["    ldr     lr, [sp, #68]", "    bx      lr",
+    lines += reduce({"t15": "r10"}, SQR_PLAN, FREE, one_from=0, row3_from=3, lr_at=SQR_LR)
+    lines += ["    bx      lr",
               "    .size   fep256_sqr_reg, .-fep256_sqr_reg"]
     print("\n".join(lines))
 

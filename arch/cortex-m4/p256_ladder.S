@@ -9,8 +9,11 @@
  *       MB_P256_ARCH_LADDER_LOOP): for each, p256_ladder_cswap_addc(w, prev ^ bit) then
  *       p256_ladder_add(w), fused, prev = bit (0 before bit 256)
  *   void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
- *       R[0] <-> R[1] if bit, then XYCZ-ADDC (5M + 3S)
- *   void p256_ladder_add(p256_ladder *w);             XYCZ-ADD (4M + 2S)
+ *       R[0] <-> R[1] if bit, then XYCZ-ADDC (5M + 3S, and one extra addition)
+ *   void p256_ladder_add(p256_ladder *w);
+ *       XYCZ-ADD (4M + 2S, and the loop's extra square for the next bit, discarded)
+ * All three run the one copy of each step in p256_ladder_loop's body (code size: the
+ * two last-bit entries are a few instructions each, not copies of the steps).
  *
  * Every multiplication and squaring is fep256_mul_reg / fep256_sqr_reg (fep256_mul.S),
  * which leave their result in r4-r11; the additions and subtractions below work on that
@@ -18,30 +21,35 @@
  * the formulas need it again, and a difference feeds a squaring without a round trip.
  * Inputs: w as p256.h lays it out: R[0].x @0, R[0].y @32, R[1].x @64, R[1].y @96,
  * t[0..4] @128..256; coordinates < p, bit in {0, 1}. Output: w updated in place, every
- * coordinate < p. p256_ladder_add uses only t[0], t[2], t[3] (p256_coz.c keeps values in
- * t[1] and t[4] across it); p256_ladder_loop uses all of t.
+ * coordinate < p. p256_ladder_add writes only t[0], t[2], t[3] (p256_coz.c keeps values in
+ * t[1] and t[4] across it: the loop body's two values for the next bit go to the dead
+ * kernel frame instead); p256_ladder_loop and p256_ladder_cswap_addc use all of t.
  * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved).
  * Stack: 36 (saves) + 52 (slot table, loop words) + 72 (the kernels' frame) = 160.
  * Cycles: measured, not typed: `motebox sim m4 --profile` on the bench firmware.
  * CT: the state, bit and kw's words are secret. Straight-line code but for the loop's
- *     branch on the public bit index; every address is w, sp or kw plus a constant or a
- *     public index. The swap is never done on memory: XYCZ-ADDC reads the
- *     two points only through (X2 - X1)^2, X1 A + X2 A and Y2 + Y1, which are
- *     symmetric, and through the pairs (X1 A, X2 A) and (Y1, Y2), which are exchanged
- *     word by word (SEL) while the difference of each pair is formed (SELSUB); SEL
- *     picks bytes by the APSR.GE flags, set from the mask -bit by UADD8 (one cycle, no
- *     branch). The mask lives in the frame (the kernels clobber the flags) and is
- *     zeroed before return, as is the loop's previous bit (stack residue otherwise as
- *     fep256_mul.S describes; p256_coz.c wipes w and kw).
+ *     branches on the public bit index (which also tell the entries apart: I = 0 is
+ *     public); every address is w, sp or kw plus a constant or a public index. The
+ *     swap is never done on memory: XYCZ-ADDC reads the two points only through
+ *     (X2 - X1)^2, X1 A + X2 A and Y2 + Y1, which are symmetric, and through the pairs
+ *     (X1 A, X2 A) and (Y1, Y2), which are exchanged word by word (SEL) while the
+ *     difference of each pair is formed (SELSUB); SEL picks bytes by the APSR.GE
+ *     flags, set once per bit from the mask -(prev ^ bit) by UADD8 (one cycle, no
+ *     branch): the kernels and the additions
+ *     never write GE (no parallel add/subtract, no MSR; tests/m4/test_asm_fep256.py
+ *     checks the kernels keep it). GE is cleared and the previous bit zeroed before
+ *     return (stack residue otherwise as fep256_mul.S describes: the kernels' frame,
+ *     which p256_ladder_add also uses for two dead values; p256_coz.c wipes w and kw).
  * The loop also passes values from one step to the next, which saves their additions:
  * XYCZ-ADD's B - X3 is the next XYCZ-ADDC's X2 - X1 up to sign (the new
  * R[1].x - R[0].x), squared there and passed on as A in t[1], XYCZ-ADD's product D (B - X3) = Y3 + E is the next
  * XYCZ-ADDC's F = Y1 + Y2, and XYCZ-ADDC's Y3' - Y3, XYCZ-ADD's D, is
  * F (X3' - B) - D (B - X3) (E cancels), so Y3' is never formed.
- * Register map: sp[72..107] = the slots' addresses (w + 32 i), sp[108..123] = MASK, KW,
- * I, PREV (below); r4-r11 = the accumulator (a field element, word i in r(4+i)); r0, r1, r3, r12 (and lr
- * in the selects) = the memory operand's words, four at a time; r2 = its address;
- * lr = the address of the slot the result goes to; r1 = the borrow/carry mask.
+ * Register map: sp[72..107] = the slots' addresses (w + 32 i), sp[108..123] = PAD, KW,
+ * I, PREV (below); r4-r11 = the accumulator (a field element, word i in r(4+i)); r0,
+ * r1, r3, r12 (and lr in the selects) = the memory operand's words, four at a time;
+ * r2 = its address; lr = the address of the slot the result goes to; r1 = the
+ * borrow/carry mask; APSR.GE = the swap mask (one bit's two SELSUBs).
  */
     .syntax unified
     .thumb
@@ -60,9 +68,9 @@
 /* sp[0..71] is the frame of fep256_mul_reg / fep256_sqr_reg (reserved here once per
  * call); above it the steps keep a table of the nine slot addresses (slot off/32 at
  * sp[72 + 4 (off/32)]), so an address costs one load that pipelines with its
- * neighbours, never an ADD and its address-generation stall; then the swap mask. */
+ * neighbours, never an ADD and its address-generation stall; then PAD, KW, I, PREV. */
     .set    KFRAME, 72
-    .set    MASK, KFRAME + 36        /* -swap bit (secret) */
+    .set    PAD, KFRAME + 36         /* (r10's copy: keeps sp 8-byte aligned) */
     .set    KW, KFRAME + 40          /* p256_ladder_loop: the scalar's words */
     .set    I, KFRAME + 44           /* p256_ladder_loop: the bit index (public) */
     .set    PREV, KFRAME + 48        /* p256_ladder_loop: the previous bit (secret) */
@@ -71,20 +79,8 @@
     ldr     \rd, [sp, #(KFRAME + \off / 8)]
     .endm
 
-/* Build the table from w = r0, the mask -bit from r1 (bit: 1 when given), and the loop's
- * words (KW = r1, I = 256, PREV = 0: p256_ladder_loop only). */
-    .macro  TABLE bit=1, loop=0
-    .if \bit
-    and     r1, r1, #1
-    rsb     r10, r1, #0
-    .else
-    mov     r10, #0
-    .endif
-    .if \loop
-    mov     r11, r1
-    mov     r12, #256
-    mov     lr, #0
-    .endif
+/* Build the table from w = r0, then PAD, KW, I, PREV from r10, r11, r12, lr. */
+    .macro  TABLE
     add     r2, r0, #P0Y
     add     r3, r0, #P1X
     add     r4, r0, #P1Y
@@ -93,25 +89,19 @@
     add     r7, r0, #TC
     add     r8, r0, #TD
     add     r9, r0, #TF
-    stmdb   sp!, {r0, r2-r12, lr}    /* table, MASK, KW, I, PREV */
+    stmdb   sp!, {r0, r2-r12, lr}    /* table, PAD, KW, I, PREV */
     sub     sp, sp, #KFRAME
     .endm
 
-/* Zero the secret slots, release the frame, return. */
+/* Zero the secret slot and the GE flags (the mask), release the frame, return. */
     .macro  EPILOGUE
     mov     r0, #0
-    str     r0, [sp, #MASK]
     str     r0, [sp, #PREV]
+    uadd8   r0, r0, r0
     add     sp, sp, #LOCALS
     pop     {r4-r11, pc}
     .endm
 
-/* GE = 1111 if the mask is -1 (swap), 0000 if 0: UADD8 sets GE[i] when byte i of the
- * sum carries out, and 0xFF + 0xFF does, 0 + 0 does not. */
-    .macro  SETGE
-    ldr     r0, [sp, #MASK]
-    uadd8   r0, r0, r0
-    .endm
 /* acc = [slot] */
     .macro  LDACC off
     PTR     r0, \off
@@ -179,14 +169,14 @@
  * acc - m + p (< p). */
     .macro  SUBM off, st=-1
     ACC_OP  \off, subs, sbcs, 0, \st
-    sbc     r1, r1, r1               /* borrow ? -1 : 0 */
+    sbcs    r1, r1                   /* borrow ? -1 : 0 (narrow; the flags are dead) */
     ADD_MASKED_P \st
     .endm
 
 /* acc = [off] - acc mod p */
     .macro  RSUBM off, st=-1
     ACC_OP  \off, subs, sbcs, 1, \st
-    sbc     r1, r1, r1
+    sbcs    r1, r1
     ADD_MASKED_P \st
     .endm
 
@@ -194,9 +184,9 @@
  * (V < p). */
     .macro  ADDM off, st=-1
     ACC_OP  \off, adds, adcs, 0, \st
-    mov     r1, #0
-    adc     r1, r1, #0               /* bit 256 of V */
-    subs    r4, r4, #0xFFFFFFFF
+    movs    r1, #0                   /* (MOVS #imm keeps C) */
+    adcs    r1, r1                   /* bit 256 of V */
+    adds    r4, r4, #1               /* = subs #0xFFFFFFFF: same result and carry */
     sbcs    r5, r5, #0xFFFFFFFF
     sbcs    r6, r6, #0xFFFFFFFF
     sbcs    r7, r7, #0
@@ -205,7 +195,7 @@
     sbcs    r10, r10, #1
     sbcs    r11, r11, #0xFFFFFFFF
     sbcs    r1, r1, #0
-    sbc     r1, r1, r1               /* V < p ? -1 : 0 */
+    sbcs    r1, r1                   /* V < p ? -1 : 0 */
     ADD_MASKED_P \st
     .endm
 
@@ -255,24 +245,11 @@
  * exchanged if swap. */
     .macro  SELSUB src, dst
     PTR     r2, \src
-    SETGE
     XSEL4   r4, r5, r6, r7, 1, subs, sbcs
     XSEL4   r8, r9, r10, r11, 1, sbcs, sbcs
-    sbc     r1, r1, r1
+    sbcs    r1, r1
     PTR     lr, \dst
     ADD_MASKED_P \dst
-    .endm
-
-/* XYCZ-ADDC with P = R[0] = (X1, Y1), Q = R[1] = (X2, Y2) exchanged if the mask says so
- * (see CT above). fused = 1 (the loop): A = (X2 - X1)^2 is already in TB and F = Y1 + Y2
- * in TF (the previous XYCZ-ADD made them), and the step ends with the next XYCZ-ADD's
- * D = Y3' - Y3 in TD instead of storing Y3'. */
-    .macro  ADDC_BODY
-    LDACC   P1X
-    SUBM    P0X                      /* +-(X2 - X1): squared, the swap does not matter */
-    SQR
-    STACC   TA                       /* A = (X2 - X1)^2 */
-    ADDC_REST 0, TA, TB
     .endm
 
 /* XYCZ-ADDC from A in slot sa; sb is the other scratch slot of the two (A, then C - B
@@ -352,55 +329,83 @@
     SUBM    P1Y, P0Y                 /* Y3 = D (B - X3) - E */
     .endm
 
+/* The three entries share one copy of each step: the loop's body, entered by
+ * p256_ladder_cswap_addc with a one-bit "scalar" (I = 0, KW = &I so the bit read is 0,
+ * PREV = bit, hence the mask -bit) and left after its XYCZ-ADDC (I goes negative), and
+ * by p256_ladder_add at XYCZ-ADD with D made first and the two values that step passes
+ * on (TB, TF) pointed at the kernels' frame (dead there), so t[1], t[4] survive. Each
+ * entry loads r11, r12, lr = KW, I, PREV for TABLE. */
+    .global p256_ladder_cswap_addc
+    .type   p256_ladder_cswap_addc, %function
+    .thumb_func
+p256_ladder_cswap_addc:
+    push    {r4-r11, lr}
+    and     lr, r1, #1               /* PREV = bit */
+    sub     r11, sp, #(LOCALS - I)   /* KW = &I, and I = 0: kw[0] reads 0 */
+    mov     r12, #0
+    b       .Lfirst
+    .size   p256_ladder_cswap_addc, .-p256_ladder_cswap_addc
+
     .global p256_ladder_loop
     .type   p256_ladder_loop, %function
     .thumb_func
 p256_ladder_loop:
     push    {r4-r11, lr}
-    TABLE   0, 1
+    mov     r11, r1                  /* KW = kw */
+    mov     r12, #256                /* I */
+    mov     lr, #0                   /* PREV */
+.Lfirst:
+    TABLE
     LDACC   P1Y
     ADDM    P0Y, TF                  /* F = Y2 + Y1 for the first bit */
     LDACC   P1X
     SUBM    P0X
     SQR
     STACC   TB                       /* A = (X2 - X1)^2 for the first bit */
-1:  ldr     r0, [sp, #I]
+    ldr     r0, [sp, #I]
+.Lbit:                               /* r0 = I */
+    lsr     r2, r0, #5               /* (ahead of the loads: no address-generation stall) */
     ldr     r1, [sp, #KW]
     ldr     r3, [sp, #PREV]
-    lsr     r2, r0, #5
     ldr     r2, [r1, r2, lsl #2]     /* kw[i / 32]: public address */
     and     r0, r0, #31
     lsr     r2, r2, r0               /* public shift count */
     and     r2, r2, #1               /* bit i */
     eor     r3, r3, r2
-    rsb     r3, r3, #0
-    str     r3, [sp, #MASK]          /* -(prev ^ bit) */
+    rsb     r3, r3, #0               /* mask = -(prev ^ bit) */
+    uadd8   r3, r3, r3               /* GE = 1111 if the mask is -1 (swap), 0000 if 0:
+                                        byte i of the sum carries out (0xFF + 0xFF) or
+                                        not (0 + 0); the kernels and ADDS/ADCS/SEL never
+                                        write GE, so both SELSUBs of the bit read it */
     str     r2, [sp, #PREV]
     ADDC_REST 1, TB, TA
-    ADD_BODY 1
     ldr     r0, [sp, #I]
     subs    r0, r0, #1
     str     r0, [sp, #I]
-    bne     1b                       /* public: i */
+    bmi     .Laddc_out               /* public: p256_ladder_cswap_addc's exit */
+.Ladd:
+    ADD_BODY 1
+    ldr     r0, [sp, #I]
+    cmp     r0, #0
+    bne     .Lbit                    /* public: i */
+.Lout:
     EPILOGUE
+.Laddc_out:
+    ADDM    P1Y, P0Y                 /* Y3' = (Y3' - Y3) + Y3 */
+    b       .Lout
     .size   p256_ladder_loop, .-p256_ladder_loop
-
-    .global p256_ladder_cswap_addc
-    .type   p256_ladder_cswap_addc, %function
-    .thumb_func
-p256_ladder_cswap_addc:
-    push    {r4-r11, lr}
-    TABLE
-    ADDC_BODY
-    EPILOGUE
-    .size   p256_ladder_cswap_addc, .-p256_ladder_cswap_addc
 
     .global p256_ladder_add
     .type   p256_ladder_add, %function
     .thumb_func
 p256_ladder_add:
     push    {r4-r11, lr}
-    TABLE   0
-    ADD_BODY 0
-    EPILOGUE
+    mov     r12, #0                  /* I = 0: one XYCZ-ADD (KW, PREV unused) */
+    TABLE
+    add     r0, sp, #0
+    str     r0, [sp, #(KFRAME + TB / 8)]  /* (B - X3)^2 and D (B - X3) to dead frame */
+    str     r0, [sp, #(KFRAME + TF / 8)]
+    LDACC   P0Y
+    SUBM    P1Y, TD                  /* D = Y2 - Y1 */
+    b       .Ladd
     .size   p256_ladder_add, .-p256_ladder_add

@@ -431,3 +431,32 @@ def test_ladder_loop_against_model(cpu):
         z3 = r0[1] * pow(want.y, -1, P) % P
         assert r1[0] == want1.x * z2 % P and r1[1] == want1.y * z3 % P
         assert pow(z3, 2, P) == pow(z2, 3, P)
+
+
+@pytest.mark.parametrize("name", ["fep256_mul_reg", "fep256_sqr_reg"])
+def test_kernels_keep_ge_flags(cpu, name):
+    """p256_ladder.S sets APSR.GE (its swap mask) once per bit and reads it in two SELSUBs
+    with kernel calls in between: the kernels must leave GE alone (they are straight-line
+    code, so one run per GE value covers every input)."""
+    uc, _ = cpu
+    rng = random.Random(7)
+    for ge in (0x0, 0xF, 0x5):
+        f, g = rng.randrange(P), rng.randrange(P)
+        put(uc, F, f)
+        put(uc, G, g)
+        for reg in REGS:
+            uc.reg_write(reg, 0xDEAD0000)
+        uc.reg_write(A.UC_ARM_REG_R1, F)
+        uc.reg_write(A.UC_ARM_REG_R2, G)
+        for i, reg in enumerate(ACC):
+            uc.reg_write(reg, (f >> (32 * i)) & 0xFFFFFFFF)
+        uc.reg_write(A.UC_ARM_REG_SP, RAM + 0x80000 - 72)
+        uc.reg_write(A.UC_ARM_REG_LR, STOP | 1)
+        cpsr = uc.reg_read(A.UC_ARM_REG_CPSR)
+        uc.reg_write(A.UC_ARM_REG_CPSR, cpsr & ~(0xF << 16) | ge << 16)   # GE = bits 19:16
+        assert uc.reg_read(A.UC_ARM_REG_CPSR) >> 16 & 0xF == ge  # the harness can set it
+        uc.emu_start(uc.p256_syms[name] | 1, STOP, count=100_000)
+        assert uc.reg_read(A.UC_ARM_REG_PC) == STOP
+        want = f * (g if name == "fep256_mul_reg" else f) * RINV % P
+        assert sum(uc.reg_read(r) << (32 * i) for i, r in enumerate(ACC)) == want
+        assert uc.reg_read(A.UC_ARM_REG_CPSR) >> 16 & 0xF == ge, f"{name} wrote GE"
