@@ -65,7 +65,7 @@ M4_CF_$(1) := $(M4_CFLAGS) $(2) -DMB_HAVE_P256=$(M4_HAVE_P256) $(if $(3),$(M4ASM
 $(M4_DIR)/$(1)/obj/%.o: %.c $$(M4_HEADERS) $(M4_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(M4_CC) $$(M4_CF_$(1)) -c $$< -o $$@
-$(M4_DIR)/$(1)/obj/%.o: %.S $(M4_STAMP)
+$(M4_DIR)/$(1)/obj/%.o: %.S $$(wildcard arch/*/*.inc) $(M4_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(M4_CC) $$(M4_CF_$(1)) -c $$< -o $$@
 $(M4_DIR)/$(1)/libmotebox.a: $$(M4_LIBOBJ_$(1))

@@ -35,18 +35,8 @@
     \op     r11, r11, r3
     .endm
 
-/* r4-r11 += p & mask (mask in r1), stored to [r0]. */
-    .macro  ADD_MASKED_P_STORE
-    adds    r4, r4, r1
-    adcs    r5, r5, r1
-    adcs    r6, r6, r1
-    adcs    r7, r7, #0
-    adcs    r8, r8, #0
-    adcs    r9, r9, #0
-    adcs    r10, r10, r1, lsr #31
-    adc     r11, r11, r1
-    stm     r0, {r4-r11}
-    .endm
+/* r4-r11 += p & mask (mask in r1); ADD_MASKED_P 0, r0 stores the result to [r0]. */
+#include "fep256_masked.inc"
 
 /* f + g = V < 2p with V = top 2^256 + s. Subtract p from V; if that borrows (V < p),
  * add p back under the mask. */
@@ -64,7 +54,7 @@
     sbcs    r11, r11, #0xFFFFFFFF
     sbcs    r1, r1, #0
     sbc     r1, r1, r1               /* V < p ? -1 : 0 */
-    ADD_MASKED_P_STORE
+    ADD_MASKED_P 0, r0
     .endm
 
 /* f - g; a borrow means f - g + 2^256 was computed: adding p under the mask wraps back
@@ -72,7 +62,7 @@
     .macro  FEP_SUB
     LOAD_OP subs, sbcs
     sbc     r1, r1, r1               /* f < g ? -1 : 0 */
-    ADD_MASKED_P_STORE
+    ADD_MASKED_P 0, r0
     .endm
 
     .global fep256_add

@@ -148,21 +148,9 @@
     .endif
     .endm
 
-/* acc += p & r1 (mask): p's words are -1, -1, -1, 0, 0, 0, 1, -1 (seed Algorithm 2);
- * then, if st is given, [st] = acc (its address in lr, loaded by ACC_OP). */
-    .macro  ADD_MASKED_P st=-1
-    adds    r4, r4, r1
-    adcs    r5, r5, r1
-    adcs    r6, r6, r1
-    adcs    r7, r7, #0
-    adcs    r8, r8, #0
-    adcs    r9, r9, #0
-    adcs    r10, r10, r1, lsr #31
-    adc     r11, r11, r1
-    .if \st >= 0
-    stm     lr, {r4-r11}
-    .endif
-    .endm
+/* ADD_MASKED_P: acc += p & r1 (mask), then, if st >= 0, [lr] = acc (the address
+ * loaded by ACC_OP). */
+#include "fep256_masked.inc"
 
 /* acc = acc - [off] mod p (then stored to st if given): a borrow means acc - m + 2^256
  * was computed, and adding p under the borrow's mask wraps back below 2^256 to
