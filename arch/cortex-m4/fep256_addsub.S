@@ -42,19 +42,7 @@
  * add p back under the mask. */
     .macro  FEP_ADD
     LOAD_OP adds, adcs
-    mov     r1, #0
-    adc     r1, r1, #0               /* top */
-    subs    r4, r4, #0xFFFFFFFF
-    sbcs    r5, r5, #0xFFFFFFFF
-    sbcs    r6, r6, #0xFFFFFFFF
-    sbcs    r7, r7, #0
-    sbcs    r8, r8, #0
-    sbcs    r9, r9, #0
-    sbcs    r10, r10, #1
-    sbcs    r11, r11, #0xFFFFFFFF
-    sbcs    r1, r1, #0
-    sbc     r1, r1, r1               /* V < p ? -1 : 0 */
-    ADD_MASKED_P 0, r0
+    REDUCE_SUM 0, r0
     .endm
 
 /* f - g; a borrow means f - g + 2^256 was computed: adding p under the mask wraps back

@@ -172,19 +172,7 @@
  * (V < p). */
     .macro  ADDM off, st=-1
     ACC_OP  \off, adds, adcs, 0, \st
-    movs    r1, #0                   /* (MOVS #imm keeps C) */
-    adcs    r1, r1                   /* bit 256 of V */
-    adds    r4, r4, #1               /* = subs #0xFFFFFFFF: same result and carry */
-    sbcs    r5, r5, #0xFFFFFFFF
-    sbcs    r6, r6, #0xFFFFFFFF
-    sbcs    r7, r7, #0
-    sbcs    r8, r8, #0
-    sbcs    r9, r9, #0
-    sbcs    r10, r10, #1
-    sbcs    r11, r11, #0xFFFFFFFF
-    sbcs    r1, r1, #0
-    sbcs    r1, r1                   /* V < p ? -1 : 0 */
-    ADD_MASKED_P \st
+    REDUCE_SUM \st
     .endm
 
 /* acc = [f] [g] / 2^256 mod p */
