@@ -59,6 +59,10 @@ void fe25519_set(fe25519 *h, uint16_t c);
 
 /* Radix-independent operations (fe25519.c), built on the above. */
 void fe25519_copy(fe25519 *h, const fe25519 *f);
+/* s, any 256-bit little-endian integer, becomes its canonical value mod 2^255-19 (< p).
+ * The r16 and r32 backends' fe25519_tobytes store their limbs and call this (not built
+ * for r64, which has its own). */
+void fe25519_canonical_bytes(uint8_t s[32]);
 /* h = f^(p-2) = 1/f (0 for f = 0): 254 squarings, 11 multiplications. */
 void fe25519_invert(fe25519 *h, const fe25519 *f);
 /* 1 if f == 0 mod 2^255-19, else 0. CT: f may be secret. */

@@ -21,43 +21,12 @@ void fe25519_frombytes(fe25519 *h, const uint8_t s[32])
     h->v[NL - 1] &= 0x7fffffffu;
 }
 
-/* Fold bit 255 of h back in as 19 (2^255 = 19 mod p).
- * CT: h secret; bit 255 is multiplied in, not branched on. */
-static void fold19(uint32_t h[NL])
-{
-    uint64_t w = (uint64_t)19 * (h[NL - 1] >> 31);
-    int i;
-    h[NL - 1] &= 0x7fffffffu;
-    for (i = 0; i < NL; i++) {
-        w += h[i];
-        h[i] = (uint32_t)w;
-        w >>= 32;
-    }
-}
-
-/* Bounds: any 256-bit h. Post: s = h mod p, canonical (< p), little-endian.
- * Two folds bring h below 2^255 (the first leaves < 2^255 + 19); then h - p is taken
- * iff h + 19 reaches 2^255, selected by a mask.
- * CT: h secret; the choice between h and h - p is a mask. */
+/* Post: s = h mod p, canonical (< p), little-endian. CT: h secret. */
 void fe25519_tobytes(uint8_t s[32], const fe25519 *h)
 {
-    uint32_t t[NL], u[NL], m;
-    uint64_t w;
     int i;
-    for (i = 0; i < NL; i++) t[i] = h->v[i];
-    fold19(t);
-    fold19(t);
-    w = 19;
-    for (i = 0; i < NL; i++) {
-        w += t[i];
-        u[i] = (uint32_t)w;
-        w >>= 32;
-    }
-    m = ct_mask32(u[NL - 1] >> 31);          /* all ones iff t >= p */
-    u[NL - 1] &= 0x7fffffffu;
-    for (i = 0; i < NL; i++) store32_le(s + 4 * i, t[i] ^ (m & (t[i] ^ u[i])));
-    mb_wipe(t, sizeof t);
-    mb_wipe(u, sizeof u);
+    for (i = 0; i < NL; i++) store32_le(s + 4 * i, h->v[i]);
+    fe25519_canonical_bytes(s);
 }
 
 /* Post: h = c. c is a public constant. */

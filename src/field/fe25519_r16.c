@@ -215,47 +215,15 @@ void fe25519_frombytes(fe25519 *h, const uint8_t s[32])
     h->v[NL - 1] &= 0x7fffu;
 }
 
-/* Fold bit 255 of h back in as 19 (2^255 = 19 mod p).
- * CT: h secret; bit 255 is multiplied in, not branched on. */
-static void fold19(uint16_t h[NL])
-{
-    uint32_t w = ct_mask32((uint32_t)(h[NL - 1] >> 15)) & 19u;
-    int i;
-    h[NL - 1] &= 0x7fffu;
-    for (i = 0; i < NL; i++) {
-        w += h[i];
-        h[i] = (uint16_t)w;
-        w >>= 16;
-    }
-}
-
-/* Bounds: any 256-bit h. Post: s = h mod p, canonical (< p), little-endian.
- * Two folds bring h below 2^255 (the first leaves < 2^255 + 19); then h - p is taken
- * iff h + 19 reaches 2^255, selected by a mask.
- * CT: h secret; the choice between h and h - p is a mask. */
+/* Post: s = h mod p, canonical (< p), little-endian. CT: h secret. */
 void fe25519_tobytes(uint8_t s[32], const fe25519 *h)
 {
-    uint16_t t[NL], u[NL], m;
-    uint32_t w;
     int i;
-    for (i = 0; i < NL; i++) t[i] = h->v[i];
-    fold19(t);
-    fold19(t);
-    w = 19;
     for (i = 0; i < NL; i++) {
-        w += t[i];
-        u[i] = (uint16_t)w;
-        w >>= 16;
+        s[2 * i] = (uint8_t)h->v[i];
+        s[2 * i + 1] = (uint8_t)(h->v[i] >> 8);
     }
-    m = (uint16_t)ct_mask32((uint32_t)(u[NL - 1] >> 15));   /* all ones iff t >= p */
-    u[NL - 1] &= 0x7fffu;
-    for (i = 0; i < NL; i++) {
-        uint16_t x = (uint16_t)(t[i] ^ (m & (t[i] ^ u[i])));
-        s[2 * i] = (uint8_t)x;
-        s[2 * i + 1] = (uint8_t)(x >> 8);
-    }
-    mb_wipe(t, sizeof t);
-    mb_wipe(u, sizeof u);
+    fe25519_canonical_bytes(s);
 }
 
 /* Post: h = c. c is a public constant. */
