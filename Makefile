@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # motebox top-level build. Two commands matter to users: `make demo` and `make test`.
-# Each area of the tree adds itself through one fragment in mk/ (host library, boards,
-# simulators, hardware); this file only holds the shared plumbing.
+# Each purpose has one fragment in mk/: lib.mk (the library's sources and flags) and
+# arch.mk (the assembly hook) come first, then the builds that use them (host, checks,
+# boards, simulators, hardware); this file only holds the shared plumbing.
 
 BUILD   ?= build
 VENV    := .venv
@@ -23,7 +24,9 @@ NODE         ?= m4
 .PHONY: all setup apt venv test demo bench clean
 all: host
 
-include $(sort $(wildcard mk/*.mk))
+MK_FIRST := mk/lib.mk mk/arch.mk
+include $(MK_FIRST)
+include $(filter-out $(MK_FIRST),$(sort $(wildcard mk/*.mk)))
 
 # --- installation: quick no-op when everything is present --------------------
 setup: apt venv
@@ -45,12 +48,12 @@ test: setup
 
 demo: setup
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(DEMO_DEPS_$(NODE))
-	@$(PY) -m motebox.demo --node $(NODE)
+	@$(PY) -m motebox_tools.demo --node $(NODE)
 
 bench: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(MAKE) --no-print-directory $(BENCH_STEPS)
-	$(PY) -m motebox.bench_report
+	$(PY) -m motebox_tools.bench.report
 
 clean:
 	rm -rf $(BUILD)

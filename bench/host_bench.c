@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Host benchmark: TSC ticks per operation for each field backend (r16, r32, r64) beside
- * the system libsodium, all in one process and one run. Writes the JSON of
- * bench/results/host.json (schema: python/motebox/bench_report.py) to stdout.
+/* Host benchmark: TSC ticks per operation for one field backend (the radix of the
+ * libmotebox.a it is linked to, MB_RADIX) beside the system libsodium. Writes one part of
+ * bench/results/host.json (schema: python/motebox_tools/bench/report.py) to stdout; the
+ * make step runs it once per radix and merges the parts op by op.
  *
- * The three builds of libmotebox export the same names, so mk/hostcheck.mk copies each
- * radix's libmotebox.a with every global symbol prefixed (r16_mb_x25519, ...) and links
- * all three here. Box/stream symbols are weak: rows whose code is absent are skipped.
- *
- * Usage: host_bench "COMPILER AND FLAGS" [runs]   */
+ * Usage: host_bench "COMPILER AND FLAGS" [runs] [ref]
+ *   ref: also time libsodium (interleaved call by call with motebox) and print its rows. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -17,24 +15,15 @@
 #include "motebox.h"
 #include "host_bench.h"
 
-#define WEAK __attribute__((weak))
-#define DECLARE(P)                                                                          \
-    int P##mb_x25519(uint8_t *, const uint8_t *, const uint8_t *);                          \
-    int P##mb_x25519_base(uint8_t *, const uint8_t *);                                      \
-    int P##mb_x25519_randomized(uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *); \
-    WEAK int P##mb_box(uint8_t *, const uint8_t *, size_t, const uint8_t *, const uint8_t *, \
-                       const uint8_t *);                                                    \
-    WEAK int P##mb_box_open(uint8_t *, const uint8_t *, size_t, const uint8_t *,             \
-                            const uint8_t *, const uint8_t *);                              \
-    WEAK void P##mb_secretbox(uint8_t *, const uint8_t *, size_t, const uint8_t *,          \
-                              const uint8_t *);                                             \
-    WEAK void P##mb_box_stream_init(mb_box_stream *, const uint8_t *, const uint8_t *);      \
-    WEAK void P##mb_box_stream_update(mb_box_stream *, uint8_t *, const uint8_t *, size_t);  \
-    WEAK void P##mb_box_stream_final(mb_box_stream *, uint8_t *);
-
-DECLARE(r16_)
-DECLARE(r32_)
-DECLARE(r64_)
+#if MB_RADIX == 16
+#define MB_IMPL_NAME "portable r16 (16x16-bit limbs)"
+#elif MB_RADIX == 32
+#define MB_IMPL_NAME "portable r32 (8x32-bit limbs)"
+#elif MB_RADIX == 64
+#define MB_IMPL_NAME "portable r64 (5x51-bit limbs)"
+#else
+#error "build with -DMB_RADIX=16, 32 or 64 (the radix of the linked libmotebox.a)"
+#endif
 
 struct impl {
     const char *name;
@@ -49,10 +38,6 @@ struct impl {
     void (*stream_final)(mb_box_stream *, uint8_t *);
 };
 
-#define IMPL(P, NAME) { NAME, P##mb_x25519, P##mb_x25519_base, P##mb_x25519_randomized, P##mb_box, \
-                        P##mb_box_open, P##mb_secretbox, P##mb_box_stream_init,                   \
-                        P##mb_box_stream_update, P##mb_box_stream_final }
-
 /* libsodium through the same signatures. */
 static int so_x25519(uint8_t *o, const uint8_t *k, const uint8_t *u) { return crypto_scalarmult(o, k, u); }
 static int so_x25519_base(uint8_t *o, const uint8_t *k) { return crypto_scalarmult_base(o, k); }
@@ -64,7 +49,7 @@ static void so_secretbox(uint8_t *c, const uint8_t *m, size_t n, const uint8_t *
 { (void)crypto_secretbox_easy(c, m, n, nn, k); }
 
 #define MAXRUNS 2001
-#define NIMPL 4
+#define NIMPL 2
 static uint64_t samples[NIMPL][MAXRUNS];
 static uint8_t sk[32], pk[32], pk2[32], out[32], rnd[32], nonce[24], key[32];
 static uint8_t msg[4096], ct[4096 + 16], pt[4096];
@@ -142,15 +127,18 @@ static void bench_op(const struct impl *impls, int n, int op, int runs)
 int main(int argc, char **argv)
 {
     const char *cc = argc > 1 ? argv[1] : "cc -O2";
-    int runs = argc > 2 ? atoi(argv[2]) : 201;
+    int runs = 201, nimpl = 1, op, r, i;
     char cpu[160], so_name[64];
-    struct impl impls[NIMPL] = { IMPL(r16_, "portable r16 (16x16-bit limbs)"),
-                                 IMPL(r32_, "portable r32 (8x32-bit limbs)"),
-                                 IMPL(r64_, "portable r64 (5x51-bit limbs)"),
+    struct impl impls[NIMPL] = { { MB_IMPL_NAME, mb_x25519, mb_x25519_base, mb_x25519_randomized,
+                                   mb_box, mb_box_open, mb_secretbox, mb_box_stream_init,
+                                   mb_box_stream_update, mb_box_stream_final },
                                  { so_name, so_x25519, so_x25519_base, NULL, so_box, so_box_open,
                                    so_secretbox, NULL, NULL, NULL } };
-    int op, r;
 
+    for (i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "ref") == 0) nimpl = 2;
+        else runs = atoi(argv[i]);
+    }
     if (runs < 11 || runs > MAXRUNS) runs = 201;
     if (sodium_init() < 0) return 1;
     snprintf(so_name, sizeof so_name, "libsodium %s (system)", sodium_version_string());
@@ -168,14 +156,15 @@ int main(int argc, char **argv)
     printf("{\"target\": \"host\", \"title\": \"Host (x86-64), motebox backends beside libsodium\",\n");
     printf(" \"conditions\": \"%s; TSC ticks via rdtscp (constant-rate timestamp counter, not core "
            "clock cycles) per call, min/median/max over %d runs (x4 for secretbox and stream) after "
-           "5 warm-up runs, implementations interleaved call by call in one process on a shared "
-           "machine (max includes preemption); motebox: "
+           "5 warm-up runs, one process per motebox radix (each linked to that radix's static "
+           "archive), libsodium interleaved call by call with one radix in its process, on a "
+           "shared machine (max includes preemption); motebox: "
            "%s, static archives; libsodium: the system build (its own optimized code paths)\",\n",
            cpu, runs, cc);
     printf(" \"rows\": [");
     for (op = 0; op < NOPS; op++) {
         r = (op == OP_SECRETBOX || op == OP_STREAM) ? runs * 4 : runs;
-        bench_op(impls, NIMPL, op, r > MAXRUNS ? MAXRUNS : r);
+        bench_op(impls, nimpl, op, r > MAXRUNS ? MAXRUNS : r);
     }
     printf("\n]}\n");
     return sink == 12345 ? 0 : 0;

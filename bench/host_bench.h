@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared by the host bench programs (host_bench.c, host_bench_p256.c): a serialized TSC
- * read, and one JSON row of the bench schema (python/motebox/bench_report.py). */
+ * read, and one JSON row of the bench schema (python/motebox_tools/bench/report.py). */
 #ifndef MB_HOST_BENCH_H
 #define MB_HOST_BENCH_H
 

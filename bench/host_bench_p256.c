@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Host benchmark of P-256: TSC ticks per mb_p256_base / mb_p256_ecdh for each field
- * backend (r16, r32, r64) beside the system OpenSSL (EVP API), all in one process and one
- * run. Writes the JSON of bench/results/host-p256.json (schema:
- * python/motebox/bench_report.py) to stdout.
- *
- * The three builds of libmotebox export the same names, so mk/p256.mk links copies of
- * each radix's libmotebox.a with every global symbol prefixed (r16_mb_p256_base, ...).
+/* Host benchmark of P-256: TSC ticks per mb_p256_base / mb_p256_ecdh for one field
+ * backend (the radix of the libmotebox.a it is linked to, MB_RADIX) beside the system
+ * OpenSSL (EVP API). Writes one part of bench/results/host.json (schema:
+ * python/motebox_tools/bench/report.py) to stdout; the make step runs it once per radix.
  * OpenSSL rows: "base" is EVP_PKEY_keygen (a fresh random scalar times G, what OpenSSL
  * does to make a key pair); "ecdh" is EVP_PKEY_derive_init + set_peer (which validates
  * the peer key, as motebox does on every call) + derive.
  *
- * Usage: host_bench_p256 "COMPILER AND FLAGS" [runs]   */
+ * Usage: host_bench_p256 "COMPILER AND FLAGS" [runs] [ref]
+ *   ref: also time OpenSSL (after motebox, same process) and print its rows. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -21,15 +19,15 @@
 #include "motebox.h"
 #include "host_bench.h"
 
-#define DECLARE(P)                                                                       \
-    int P##mb_p256_base(uint8_t *, const uint8_t *);                                     \
-    int P##mb_p256_ecdh(uint8_t *, const uint8_t *, const uint8_t *, size_t);            \
-    int P##mb_p256_ecdh_randomized(uint8_t *, const uint8_t *, const uint8_t *, size_t,  \
-                                   const uint8_t *);                                     \
-    int P##mb_p256_compress(uint8_t *, const uint8_t *);
-DECLARE(r16_)
-DECLARE(r32_)
-DECLARE(r64_)
+#if MB_RADIX == 16
+#define MB_IMPL_NAME "r16 (portable C, 16-bit limbs)"
+#elif MB_RADIX == 32
+#define MB_IMPL_NAME "r32 (portable C, 32-bit limbs)"
+#elif MB_RADIX == 64
+#define MB_IMPL_NAME "r64 (portable C, 64-bit limbs)"
+#else
+#error "build with -DMB_RADIX=16, 32 or 64 (the radix of the linked libmotebox.a)"
+#endif
 
 struct impl {
     const char *name;
@@ -38,8 +36,6 @@ struct impl {
     int (*ecdh_r)(uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *);
     int (*compress)(uint8_t *, const uint8_t *);
 };
-#define IMPL(P, NAME) { NAME, P##mb_p256_base, P##mb_p256_ecdh, P##mb_p256_ecdh_randomized, \
-                        P##mb_p256_compress }
 
 static void fail(const char *what)
 {
@@ -141,26 +137,27 @@ static void bench_openssl(int runs, uint64_t *s)
 
 int main(int argc, char **argv)
 {
-    static const struct impl impls[] = {
-        IMPL(r16_, "r16 (portable C, 16-bit limbs)"),
-        IMPL(r32_, "r32 (portable C, 32-bit limbs)"),
-        IMPL(r64_, "r64 (portable C, 64-bit limbs)"),
-    };
-    int runs = argc > 2 ? atoi(argv[2]) : 101;
+    static const struct impl motebox = { MB_IMPL_NAME, mb_p256_base, mb_p256_ecdh,
+                                         mb_p256_ecdh_randomized, mb_p256_compress };
+    int runs = 101, ref = 0, i;
     uint64_t *s;
     char cpu[128];
-    size_t i;
+    for (i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "ref") == 0) ref = 1;
+        else runs = atoi(argv[i]);
+    }
     if (runs < 1) runs = 1;
     s = malloc((size_t)runs * sizeof *s);
     if (!s) fail("malloc");
     cpu_model(cpu, sizeof cpu);
     printf("{\"target\": \"host-p256\", \"title\": \"Host x86-64: NIST P-256 ECDH\",\n"
-           " \"conditions\": \"%s, TSC ticks (rdtscp) per call, %d runs each, one process; "
-           "motebox built with %s; OpenSSL through its EVP API, same run; "
+           " \"conditions\": \"%s, TSC ticks (rdtscp) per call, %d runs each, one process per "
+           "motebox radix (each linked to that radix's static archive); motebox built with %s; "
+           "OpenSSL through its EVP API, in one of these processes after motebox; "
            "max includes preemption by other processes\",\n"
            " \"rows\": [", cpu, runs, argc > 1 ? argv[1] : "unknown compiler");
-    for (i = 0; i < sizeof impls / sizeof impls[0]; i++) bench_motebox(&impls[i], runs, s);
-    bench_openssl(runs, s);
+    bench_motebox(&motebox, runs, s);
+    if (ref) bench_openssl(runs, s);
     printf("\n]}\n");
     free(s);
     return 0;

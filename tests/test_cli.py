@@ -102,7 +102,7 @@ def test_console_script_installed():
 
 
 def test_demo_host_runs():
-    out = subprocess.run([sys.executable, "-m", "motebox.demo", "--node", "host", "--readings", "64"],
+    out = subprocess.run([sys.executable, "-m", "motebox_tools.demo", "--node", "host", "--readings", "64"],
                          capture_output=True, text=True, cwd=REPO)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "demo: OK" in out.stdout and "[FAIL]" not in out.stdout

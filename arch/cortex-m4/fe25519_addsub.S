@@ -2,10 +2,10 @@
 /*
  * Additive GF(2^255-19) operations for the Cortex-M4, values mod 2^256-38 (fe25519.h).
  *
- *   void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f + g
- *   void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f - g
- *   void fe25519_mul121666(fe25519 *h, const fe25519 *f);               h = 121666 f
- *   void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit);           swap if bit
+ *   void mb_fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f + g
+ *   void mb_fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g);   h = f - g
+ *   void mb_fe25519_mul121666(fe25519 *h, const fe25519 *f);               h = 121666 f
+ *   void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit);           swap if bit
  * (the C entries; x25519_scalarmult.S has the ladder's own fused operations).
  *
  * Inputs: any 256-bit values; outputs < 2^256 and congruent mod 2^256-38. Outputs may
@@ -108,37 +108,37 @@
     .endr
     .endm
 
-    .section .text.fe25519_add,"ax",%progbits
+    .section .text.mb_fe25519_add,"ax",%progbits
     .p2align 2
-    .global fe25519_add
-    .type   fe25519_add, %function
+    .global mb_fe25519_add
+    .type   mb_fe25519_add, %function
     .thumb_func
-fe25519_add:
+mb_fe25519_add:
     push    {r4-r11, lr}
     FE_ADD
     pop     {r4-r11, pc}
-    .size   fe25519_add, .-fe25519_add
+    .size   mb_fe25519_add, .-mb_fe25519_add
 
-    .section .text.fe25519_sub,"ax",%progbits
+    .section .text.mb_fe25519_sub,"ax",%progbits
     .p2align 2
-    .global fe25519_sub
-    .type   fe25519_sub, %function
+    .global mb_fe25519_sub
+    .type   mb_fe25519_sub, %function
     .thumb_func
-fe25519_sub:
+mb_fe25519_sub:
     push    {r4-r11, lr}
     FE_SUB
     pop     {r4-r11, pc}
-    .size   fe25519_sub, .-fe25519_sub
+    .size   mb_fe25519_sub, .-mb_fe25519_sub
 
 /* h = 121666 f: one UMAAL chain with the constant, then the carry word (< 121666)
  * times 38 folded in as for a product. Register map: r4-r11 = f then h, r2 = carry,
  * r3 = 121666, r12 = 38. */
-    .section .text.fe25519_mul121666,"ax",%progbits
+    .section .text.mb_fe25519_mul121666,"ax",%progbits
     .p2align 2
-    .global fe25519_mul121666
-    .type   fe25519_mul121666, %function
+    .global mb_fe25519_mul121666
+    .type   mb_fe25519_mul121666, %function
     .thumb_func
-fe25519_mul121666:
+mb_fe25519_mul121666:
     push    {r4-r11, lr}
     ldm     r1, {r4-r11}
     movw    r3, #:lower16:121666
@@ -164,17 +164,17 @@ fe25519_mul121666:
     add     r4, r4, r3
     stm     r0, {r4-r11}
     pop     {r4-r11, pc}
-    .size   fe25519_mul121666, .-fe25519_mul121666
+    .size   mb_fe25519_mul121666, .-mb_fe25519_mul121666
 
-    .section .text.fe25519_cswap,"ax",%progbits
+    .section .text.mb_fe25519_cswap,"ax",%progbits
     .p2align 2
-    .global fe25519_cswap
-    .type   fe25519_cswap, %function
+    .global mb_fe25519_cswap
+    .type   mb_fe25519_cswap, %function
     .thumb_func
-fe25519_cswap:
+mb_fe25519_cswap:
     push    {r4-r11, lr}
     and     r2, r2, #1
     rsb     r2, r2, #0
     CSWAP_WORDS 2
     pop     {r4-r11, pc}
-    .size   fe25519_cswap, .-fe25519_cswap
+    .size   mb_fe25519_cswap, .-mb_fe25519_cswap

@@ -5,10 +5,10 @@
  * any 256-bit input; output h < 2^256 with h = f^2 mod p, p = 2^255-19 (any
  * representative: congruent mod p, not necessarily mod 2^256-38).
  *
- * fe25519_sqr_reg (the ladder's entry; bl, returns to lr):
+ * mb_fe25519_sqr_reg (the ladder's entry; bl, returns to lr):
  *   In: f in r0-r7. Out: h in r0-r7. Clobbers r8-r12 (and the flags).
  *   Stack: 36 bytes below sp, balanced. Cycles: arch/cortex-m4/README.md (measured).
- * void fe25519_sqr(fe25519 *h, const fe25519 *f): AAPCS entry, h may alias f.
+ * void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): AAPCS entry, h may alias f.
  *   Stack 40 + 36 bytes.
  * CT: f secret. Straight-line code: no branch, addresses depend only on sp;
  *     UMULL/UMAAL take one cycle whatever the operands (Cortex-M4 TRM, table 3-1).
@@ -28,11 +28,11 @@
  *     1, 3, 5 the 0 is the next column's zero start, made early, so a register kept at
  *     zero is needed only from column 7 on and s2..s6 can be stored in runs.
  * s0..s6 go to the stack as they complete, s7..s15 stay in registers (f words die
- * column by column). Reduction (2^256 = 38, 2^255 = 19) as in fe25519_mul_reg: the top
+ * column by column). Reduction (2^256 = 38, 2^255 = 19) as in mb_fe25519_mul_reg: the top
  * word first, X = s7 + 38 s15, h7 = X mod 2^31, then h_k = s_k + 38 s_{k+8} + carry for
  * k = 0..6 from the carry 19 (X >> 31), and h7 += the last carry (< 40).
  *
- * Frame of fe25519_sqr_reg: sp[0] lr, sp[4..31] s0..s6; allocated by the first store
+ * Frame of mb_fe25519_sqr_reg: sp[0] lr, sp[4..31] s0..s6; allocated by the first store
  * and released by the last load (writeback on sp).
  * Register map: f_i in r_i until its last product; the column sums and carries take
  * r8-r12, lr, then the registers of dead f words (each line's comment names the
@@ -45,26 +45,26 @@
     .text
 
 /* C entry: saves r4-r11 and h, loads f, runs the register routine, stores h. */
-    .section .text.fe25519_sqr,"ax",%progbits
+    .section .text.mb_fe25519_sqr,"ax",%progbits
     .p2align 2
-    .global fe25519_sqr
-    .type   fe25519_sqr, %function
+    .global mb_fe25519_sqr
+    .type   mb_fe25519_sqr, %function
     .thumb_func
-fe25519_sqr:
+mb_fe25519_sqr:
     push    {r0, r4-r11, lr}
     ldm.w   r1, {r0-r7}             /* .w: the return lands on a word boundary */
-    bl      fe25519_sqr_reg
+    bl      mb_fe25519_sqr_reg
     pop     {r8}
     stm     r8, {r0-r7}
     pop     {r4-r11, pc}
-    .size   fe25519_sqr, .-fe25519_sqr
+    .size   mb_fe25519_sqr, .-mb_fe25519_sqr
 
-    .section .text.fe25519_sqr_reg,"ax",%progbits
+    .section .text.mb_fe25519_sqr_reg,"ax",%progbits
     .p2align 2
-    .global fe25519_sqr_reg
-    .type   fe25519_sqr_reg, %function
+    .global mb_fe25519_sqr_reg
+    .type   mb_fe25519_sqr_reg, %function
     .thumb_func
-fe25519_sqr_reg:
+mb_fe25519_sqr_reg:
     /* ---- column 0: s0 = f0^2 low, sqc = high ---- */
     umull   r8, r9, r0, r0
     /* ---- column 1 ---- */
@@ -179,4 +179,4 @@ fe25519_sqr_reg:
     umaal   r6, r10, r8, r7
     add     r7, r9, r10             /* < 2^31 + 40: no carry out */
     bx      lr
-    .size   fe25519_sqr_reg, .-fe25519_sqr_reg
+    .size   mb_fe25519_sqr_reg, .-mb_fe25519_sqr_reg

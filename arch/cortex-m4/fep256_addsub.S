@@ -3,8 +3,8 @@
  * Additive GF(p256) operations for the Cortex-M4, p = 2^256 - 2^224 + 2^192 + 2^96 - 1,
  * 8 x 32-bit little-endian limbs, every value fully reduced (< p) as fep256.h requires.
  *
- *   void fep256_add(fep256 *h, const fep256 *f, const fep256 *g);   h = f + g mod p
- *   void fep256_sub(fep256 *h, const fep256 *f, const fep256 *g);   h = f - g mod p
+ *   void mb_fep256_add(fep256 *h, const fep256 *f, const fep256 *g);   h = f + g mod p
+ *   void mb_fep256_sub(fep256 *h, const fep256 *f, const fep256 *g);   h = f - g mod p
  *   (the ladder, p256_ladder.S, has its own in-register forms of both: SUBM, ADDM)
  *
  * Inputs: f, g < p. Output: h < p; h may alias f or g (all loads precede the store).
@@ -53,20 +53,20 @@
     ADD_MASKED_P 0, r0
     .endm
 
-    .global fep256_add
-    .type   fep256_add, %function
+    .global mb_fep256_add
+    .type   mb_fep256_add, %function
     .thumb_func
-fep256_add:
+mb_fep256_add:
     push    {r4-r11, lr}
     FEP_ADD
     pop     {r4-r11, pc}
-    .size   fep256_add, .-fep256_add
+    .size   mb_fep256_add, .-mb_fep256_add
 
-    .global fep256_sub
-    .type   fep256_sub, %function
+    .global mb_fep256_sub
+    .type   mb_fep256_sub, %function
     .thumb_func
-fep256_sub:
+mb_fep256_sub:
     push    {r4-r11, lr}
     FEP_SUB
     pop     {r4-r11, pc}
-    .size   fep256_sub, .-fep256_sub
+    .size   mb_fep256_sub, .-mb_fep256_sub

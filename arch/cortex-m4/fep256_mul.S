@@ -4,11 +4,11 @@
  * GF(p256) Montgomery multiplication and squaring for the Cortex-M4,
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1, R = 2^256, 8 x 32-bit little-endian limbs.
  *
- *   void fep256_mul(fep256 *h, const fep256 *f, const fep256 *g);   h = f g / 2^256 mod p
- *   void fep256_sqr(fep256 *h, const fep256 *f);                    h = f^2 / 2^256 mod p
- *   fep256_mul_reg: r1 = &f, r2 = &g -> h in r4-r11 (h[i] in r(4+i))
- *   fep256_sqr_reg: f in r4-r11 -> h in r4-r11
- *   void fep256_sqr_n(fep256 *h, const fep256 *f, int k);          h = f^(2^k), k >= 1
+ *   void mb_fep256_mul(fep256 *h, const fep256 *f, const fep256 *g): h = f g / 2^256 mod p
+ *   void mb_fep256_sqr(fep256 *h, const fep256 *f):                    h = f^2 / 2^256 mod p
+ *   mb_fep256_mul_reg: r1 = &f, r2 = &g -> h in r4-r11 (h[i] in r(4+i))
+ *   mb_fep256_sqr_reg: f in r4-r11 -> h in r4-r11
+ *   void mb_fep256_sqr_n(fep256 *h, const fep256 *f, int k);          h = f^(2^k), k >= 1
  *   The _reg entries are for assembly callers (p256_ladder.S): they clobber r0-r12 and
  *   return to lr; the caller reserves their 72-byte frame at sp (sp[0..63] product
  *   words, sp[64] &g, sp[68] lr), so they move no sp and push nothing.
@@ -16,7 +16,7 @@
  * Inputs: f, g < p (fep256.h). Output: h < p (fully reduced, as the interface requires).
  * h may alias f or g (h is written only at the end).
  * Stack: _reg entries 72 bytes at and above sp (reserved by the caller), nothing below
- * sp; C entries 40 + 72; fep256_sqr_n 44 + 72.
+ * sp; C entries 40 + 72; mb_fep256_sqr_n 44 + 72.
  * Cycles: measured, not typed: `motebox sim m4 --profile` on the bench firmware.
  * CT: f, g secret. Straight-line code: no branch, no data-dependent address; UMULL and
  *     UMAAL take one cycle whatever the operands (Cortex-M4 TRM, table 3-1). The product
@@ -80,45 +80,44 @@
     .text
 
 /* C entries: save what AAPCS asks the callee to keep, then the register routine. */
-    .global fep256_mul
-    .type   fep256_mul, %function
+    .global mb_fep256_mul
+    .type   mb_fep256_mul, %function
     .thumb_func
-fep256_mul:
+mb_fep256_mul:
     push    {r0, r4-r11, lr}
-    sub     sp, sp, #72              /* fep256_mul_reg's frame */
-    bl      fep256_mul_reg
+    sub     sp, sp, #72              /* mb_fep256_mul_reg's frame */
+    bl      mb_fep256_mul_reg
     add     sp, sp, #72
     pop     {r0}
     stm     r0, {r4-r11}
     pop     {r4-r11, pc}
-    .size   fep256_mul, .-fep256_mul
+    .size   mb_fep256_mul, .-mb_fep256_mul
 
-    .global fep256_sqr
-    .type   fep256_sqr, %function
+    .global mb_fep256_sqr
+    .type   mb_fep256_sqr, %function
     .thumb_func
-fep256_sqr:
+mb_fep256_sqr:
     push    {r0, r4-r11, lr}
     sub     sp, sp, #72
     ldm     r1, {r4-r11}
-    bl      fep256_sqr_reg
+    bl      mb_fep256_sqr_reg
     add     sp, sp, #72
     pop     {r0}
     stm     r0, {r4-r11}
     pop     {r4-r11, pc}
-    .size   fep256_sqr, .-fep256_sqr
+    .size   mb_fep256_sqr, .-mb_fep256_sqr
 
-/* k squarings in a row with f in registers (the addition chains of fep256_invert and
- * fep256_sqrt; fep256.c uses it when MB_FEP256_ARCH_SQR_N is defined). The loop count k
- * is public (a constant of the chain); k >= 1. Stack: 44 + 72 (fep256_sqr_reg's
- * frame). */
-    .global fep256_sqr_n
-    .type   fep256_sqr_n, %function
+/* k squarings in a row with f in registers (the addition chains of mb_fep256_invert
+ * and mb_fep256_sqrt in fep256.c). The loop count k is public (a constant of the
+ * chain); k >= 1. Stack: 44 + 72 (mb_fep256_sqr_reg's frame). */
+    .global mb_fep256_sqr_n
+    .type   mb_fep256_sqr_n, %function
     .thumb_func
-fep256_sqr_n:
+mb_fep256_sqr_n:
     push    {r0, r2, r4-r11, lr}
     sub     sp, sp, #72
     ldm     r1, {r4-r11}
-1:  bl      fep256_sqr_reg
+1:  bl      mb_fep256_sqr_reg
     ldr     r2, [sp, #76]            /* k */
     subs    r2, r2, #1
     str     r2, [sp, #76]
@@ -127,12 +126,12 @@ fep256_sqr_n:
     pop     {r0, r2}
     stm     r0, {r4-r11}
     pop     {r4-r11, pc}
-    .size   fep256_sqr_n, .-fep256_sqr_n
+    .size   mb_fep256_sqr_n, .-mb_fep256_sqr_n
 
-    .global fep256_mul_reg
-    .type   fep256_mul_reg, %function
+    .global mb_fep256_mul_reg
+    .type   mb_fep256_mul_reg, %function
     .thumb_func
-fep256_mul_reg:                /* the caller reserved sp[0..71]; &g, lr go to sp[64], sp[68] */
+mb_fep256_mul_reg:             /* the caller reserved sp[0..71]; &g, lr go to sp[64], sp[68] */
     /* ---- product, strip 0: f times g[0..3] (operand scanning) ---- */
     ldr     r3, [r2, #0]
     ldr     r4, [r2, #4]
@@ -310,12 +309,12 @@ fep256_mul_reg:                /* the caller reserved sp[0..71]; &g, lr go to sp
     adcs    r10, r10, r1, lsr #31
     adcs    r11, r11, r1
     bx      lr
-    .size   fep256_mul_reg, .-fep256_mul_reg
+    .size   mb_fep256_mul_reg, .-mb_fep256_mul_reg
 
-    .global fep256_sqr_reg
-    .type   fep256_sqr_reg, %function
+    .global mb_fep256_sqr_reg
+    .type   mb_fep256_sqr_reg, %function
     .thumb_func
-fep256_sqr_reg:                /* the caller reserved sp[0..71]; lr goes to sp[68] */
+mb_fep256_sqr_reg:             /* the caller reserved sp[0..71]; lr goes to sp[68] */
     /* ---- squaring: cross products, doubling, squares, column by column ---- */
     umull   r0, r1, r4, r4
     mov     r2, #0
@@ -467,4 +466,4 @@ fep256_sqr_reg:                /* the caller reserved sp[0..71]; lr goes to sp[6
     adcs    r11, r1, r3
     ldr     lr, [sp, #68]
     bx      lr
-    .size   fep256_sqr_reg, .-fep256_sqr_reg
+    .size   mb_fep256_sqr_reg, .-mb_fep256_sqr_reg

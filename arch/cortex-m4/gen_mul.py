@@ -16,11 +16,11 @@ HEADER = """\
  * words): any 256-bit inputs; output h < 2^256 with h = f*g mod p, p = 2^255-19 (any
  * representative: congruent mod p, not necessarily mod 2^256-38).
  *
- * fe25519_mul_reg (the ladder's entry; bl, returns to lr):
+ * mb_fe25519_mul_reg (the ladder's entry; bl, returns to lr):
  *   In: r1 = &f, r2 = &g (word aligned, may be equal, may be on the caller's stack).
  *   Out: h in r0-r7. Clobbers r8-r12 (and the flags). Stack: 44 bytes below sp,
  *   balanced. Cycles: see arch/cortex-m4/README.md (measured, cycle model).
- * void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): AAPCS entry,
+ * void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): AAPCS entry,
  *   h may alias f or g (h is written after f and g were read). Stack 40 + 44 bytes.
  * CT: f, g secret. Straight-line code: no branch, every address depends only on sp,
  *     r1 and r2; UMULL/UMAAL take one cycle whatever the operands (Cortex-M4 TRM,
@@ -42,7 +42,7 @@ HEADER = """\
  * h_k = t_k + 38 t_{k+8} + carry for k = 0..6 whose initial carry is 19 q, and
  * h7 += the last carry (< 40). h < 2^255 + 40, no second fold.
  *
- * Frame of fe25519_mul_reg: sp[0] lr, sp[4..35] t0..t7, sp[36] t11 spill, sp[40] &g;
+ * Frame of mb_fe25519_mul_reg: sp[0] lr, sp[4..35] t0..t7, sp[36] t11 spill, sp[40] &g;
  * allocated by the first store and released by the last load (writeback on sp).
  * Register map (t = product word, each line's comment names the product added):
  *   strip 0: g0..g3 r3, r10, r11, r12; f0..f3 r0, f4..f7 r5, r6, r0, r2; r1 = &f;
@@ -56,28 +56,28 @@ HEADER = """\
     .text
 
 /* C entry: saves r4-r11 and h, runs the register routine, stores h. */
-    .section .text.fe25519_mul,"ax",%progbits
+    .section .text.mb_fe25519_mul,"ax",%progbits
     .p2align 2
-    .global fe25519_mul
-    .type   fe25519_mul, %function
+    .global mb_fe25519_mul
+    .type   mb_fe25519_mul, %function
     .thumb_func
-fe25519_mul:
+mb_fe25519_mul:
     push    {r0, r4-r11, lr}
-    bl      fe25519_mul_reg
+    bl      mb_fe25519_mul_reg
     pop     {r8}
     stm     r8, {r0-r7}
     pop     {r4-r11, pc}
-    .size   fe25519_mul, .-fe25519_mul
+    .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-    .section .text.fe25519_mul_reg,"ax",%progbits
+    .section .text.mb_fe25519_mul_reg,"ax",%progbits
     .p2align 2
-    .global fe25519_mul_reg
-    .type   fe25519_mul_reg, %function
+    .global mb_fe25519_mul_reg
+    .type   mb_fe25519_mul_reg, %function
     .thumb_func
-fe25519_mul_reg:"""
+mb_fe25519_mul_reg:"""
 
 FOOTER = """\
-    .size   fe25519_mul_reg, .-fe25519_mul_reg"""
+    .size   mb_fe25519_mul_reg, .-mb_fe25519_mul_reg"""
 
 
 class Regs:

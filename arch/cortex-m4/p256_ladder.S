@@ -1,29 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The co-Z ladder's steps for the Cortex-M4 (replaces src/curve/p256_ladder.c; the
- * same formulas, Rivain Algorithm 9, see that file and p256.h), with the field values
- * kept in registers from one operation to the next where the formulas allow.
+ * The co-Z ladder's steps and loop for the Cortex-M4 (replaces src/curve/p256_ladder.c
+ * and src/curve/p256_ladder_loop.c; the same formulas, Rivain Algorithm 9, see those
+ * files and p256.h), with the field values kept in registers from one operation to the
+ * next where the formulas allow.
  *
- *   void p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
- *       the ladder's bits 256 down to 1 of kw (p256_coz.c calls it under
- *       MB_P256_ARCH_LADDER_LOOP): for each, p256_ladder_cswap_addc(w, prev ^ bit) then
- *       p256_ladder_add(w), fused, prev = bit (0 before bit 256)
- *   void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
+ *   void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
+ *       the ladder's bits 256 down to 1 of kw (called by p256_coz.c): for each,
+ *       mb_p256_ladder_cswap_addc(w, prev ^ bit) then mb_p256_ladder_add(w), fused,
+ *       prev = bit (0 before bit 256)
+ *   void mb_p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
  *       R[0] <-> R[1] if bit, then XYCZ-ADDC (5M + 3S, and one extra addition)
- *   void p256_ladder_add(p256_ladder *w);
+ *   void mb_p256_ladder_add(p256_ladder *w);
  *       XYCZ-ADD (4M + 2S, and the loop's extra square for the next bit, discarded)
- * All three run the one copy of each step in p256_ladder_loop's body (code size: the
+ * All three run the one copy of each step in mb_p256_ladder_loop's body (code size: the
  * two last-bit entries are a few instructions each, not copies of the steps).
  *
- * Every multiplication and squaring is fep256_mul_reg / fep256_sqr_reg (fep256_mul.S),
- * which leave their result in r4-r11; the additions and subtractions below work on that
- * accumulator in place (one operand from memory), so a product is stored only where
- * the formulas need it again, and a difference feeds a squaring without a round trip.
+ * Every multiplication and squaring is mb_fep256_mul_reg / mb_fep256_sqr_reg
+ * (fep256_mul.S), which leave their result in r4-r11; the additions and subtractions
+ * below work on that accumulator in place (one operand from memory), so a product is
+ * stored only where the formulas need it again, and a difference feeds a squaring
+ * without a round trip.
  * Inputs: w as p256.h lays it out: R[0].x @0, R[0].y @32, R[1].x @64, R[1].y @96,
  * t[0..4] @128..256; coordinates < p, bit in {0, 1}. Output: w updated in place, every
- * coordinate < p. p256_ladder_add writes only t[0], t[2], t[3] (p256_coz.c keeps values in
- * t[1] and t[4] across it: the loop body's two values for the next bit go to the dead
- * kernel frame instead); p256_ladder_loop and p256_ladder_cswap_addc use all of t.
+ * coordinate < p. mb_p256_ladder_add writes only t[0], t[2], t[3] (p256_coz.c keeps
+ * values in t[1] and t[4] across it: the loop body's two values for the next bit go to
+ * the dead kernel frame instead); mb_p256_ladder_loop and mb_p256_ladder_cswap_addc use
+ * all of t.
  * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved).
  * Stack: 36 (saves) + 52 (slot table, loop words) + 72 (the kernels' frame) = 160.
  * Cycles: measured, not typed: `motebox sim m4 --profile` on the bench firmware.
@@ -39,7 +42,7 @@
  *     never write GE (no parallel add/subtract, no MSR; tests/m4/test_asm_fep256.py
  *     checks the kernels keep it). GE is cleared and the previous bit zeroed before
  *     return (stack residue otherwise as fep256_mul.S describes: the kernels' frame,
- *     which p256_ladder_add also uses for two dead values; p256_coz.c wipes w and kw).
+ *     which mb_p256_ladder_add also uses for two dead values; p256_coz.c wipes w and kw).
  * The loop also passes values from one step to the next, which saves their additions:
  * XYCZ-ADD's B - X3 is the next XYCZ-ADDC's X2 - X1 up to sign (the new
  * R[1].x - R[0].x), squared there and passed on as A in t[1], XYCZ-ADD's product D (B - X3) = Y3 + E is the next
@@ -65,15 +68,15 @@
     .set    TD, 224
     .set    TF, 256
 
-/* sp[0..71] is the frame of fep256_mul_reg / fep256_sqr_reg (reserved here once per
+/* sp[0..71] is the frame of mb_fep256_mul_reg / mb_fep256_sqr_reg (reserved here once per
  * call); above it the steps keep a table of the nine slot addresses (slot off/32 at
  * sp[72 + 4 (off/32)]), so an address costs one load that pipelines with its
  * neighbours, never an ADD and its address-generation stall; then PAD, KW, I, PREV. */
     .set    KFRAME, 72
     .set    PAD, KFRAME + 36         /* (r10's copy: keeps sp 8-byte aligned) */
-    .set    KW, KFRAME + 40          /* p256_ladder_loop: the scalar's words */
-    .set    I, KFRAME + 44           /* p256_ladder_loop: the bit index (public) */
-    .set    PREV, KFRAME + 48        /* p256_ladder_loop: the previous bit (secret) */
+    .set    KW, KFRAME + 40          /* mb_p256_ladder_loop: the scalar's words */
+    .set    I, KFRAME + 44           /* mb_p256_ladder_loop: the bit index (public) */
+    .set    PREV, KFRAME + 48        /* mb_p256_ladder_loop: the previous bit (secret) */
     .set    LOCALS, KFRAME + 52      /* + 36 saved = 160: sp stays 8-byte aligned */
     .macro  PTR rd, off
     ldr     \rd, [sp, #(KFRAME + \off / 8)]
@@ -179,11 +182,11 @@
     .macro  MUL f, g
     PTR     r1, \f
     PTR     r2, \g
-    bl      fep256_mul_reg
+    bl      mb_fep256_mul_reg
     .endm
 
     .macro  SQR
-    bl      fep256_sqr_reg
+    bl      mb_fep256_sqr_reg
     .endm
 
 
@@ -306,26 +309,26 @@
     .endm
 
 /* The three entries share one copy of each step: the loop's body, entered by
- * p256_ladder_cswap_addc with a one-bit "scalar" (I = 0, KW = &I so the bit read is 0,
+ * mb_p256_ladder_cswap_addc with a one-bit "scalar" (I = 0, KW = &I so the bit read is 0,
  * PREV = bit, hence the mask -bit) and left after its XYCZ-ADDC (I goes negative), and
- * by p256_ladder_add at XYCZ-ADD with D made first and the two values that step passes
+ * by mb_p256_ladder_add at XYCZ-ADD with D made first and the two values that step passes
  * on (TB, TF) pointed at the kernels' frame (dead there), so t[1], t[4] survive. Each
  * entry loads r11, r12, lr = KW, I, PREV for TABLE. */
-    .global p256_ladder_cswap_addc
-    .type   p256_ladder_cswap_addc, %function
+    .global mb_p256_ladder_cswap_addc
+    .type   mb_p256_ladder_cswap_addc, %function
     .thumb_func
-p256_ladder_cswap_addc:
+mb_p256_ladder_cswap_addc:
     push    {r4-r11, lr}
     and     lr, r1, #1               /* PREV = bit */
     sub     r11, sp, #(LOCALS - I)   /* KW = &I, and I = 0: kw[0] reads 0 */
     mov     r12, #0
     b       .Lfirst
-    .size   p256_ladder_cswap_addc, .-p256_ladder_cswap_addc
+    .size   mb_p256_ladder_cswap_addc, .-mb_p256_ladder_cswap_addc
 
-    .global p256_ladder_loop
-    .type   p256_ladder_loop, %function
+    .global mb_p256_ladder_loop
+    .type   mb_p256_ladder_loop, %function
     .thumb_func
-p256_ladder_loop:
+mb_p256_ladder_loop:
     push    {r4-r11, lr}
     mov     r11, r1                  /* KW = kw */
     mov     r12, #256                /* I */
@@ -358,7 +361,7 @@ p256_ladder_loop:
     ldr     r0, [sp, #I]
     subs    r0, r0, #1
     str     r0, [sp, #I]
-    bmi     .Laddc_out               /* public: p256_ladder_cswap_addc's exit */
+    bmi     .Laddc_out               /* public: mb_p256_ladder_cswap_addc's exit */
 .Ladd:
     ADD_BODY 1
     ldr     r0, [sp, #I]
@@ -369,12 +372,12 @@ p256_ladder_loop:
 .Laddc_out:
     ADDM    P1Y, P0Y                 /* Y3' = (Y3' - Y3) + Y3 */
     b       .Lout
-    .size   p256_ladder_loop, .-p256_ladder_loop
+    .size   mb_p256_ladder_loop, .-mb_p256_ladder_loop
 
-    .global p256_ladder_add
-    .type   p256_ladder_add, %function
+    .global mb_p256_ladder_add
+    .type   mb_p256_ladder_add, %function
     .thumb_func
-p256_ladder_add:
+mb_p256_ladder_add:
     push    {r4-r11, lr}
     mov     r12, #0                  /* I = 0: one XYCZ-ADD (KW, PREV unused) */
     TABLE
@@ -384,4 +387,4 @@ p256_ladder_add:
     LDACC   P0Y
     SUBM    P1Y, TD                  /* D = Y2 - Y1 */
     b       .Ladd
-    .size   p256_ladder_add, .-p256_ladder_add
+    .size   mb_p256_ladder_add, .-mb_p256_ladder_add

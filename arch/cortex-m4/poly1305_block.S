@@ -5,8 +5,8 @@
  *   st->r[0..3] (+0)  r, clamped: r0 < 2^28, r1..r3 < 2^28 and multiples of 4; r[4] = 0
  *   st->h[0..4] (+20) h = h0 + h1 2^32 + h2 2^64 + h3 2^96 + h4 2^128, h4 <= 4
  *
- *   void poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,
- *                        uint32_t hibit);
+ *   void mb_poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,
+ *                           uint32_t hibit);
  *   per block: h = (h + block + hibit 2^128) * r mod 2^130-5, partially reduced
  *
  * Product. 2^130 = 5 (mod p) and r_j = 4 (r_j / 4) for j >= 1, so a term h_i r_j
@@ -40,12 +40,12 @@
     .thumb
     .text
 
-    .section .text.poly1305_blocks,"ax",%progbits
+    .section .text.mb_poly1305_blocks,"ax",%progbits
     .p2align 2
-    .global poly1305_blocks
-    .type   poly1305_blocks, %function
+    .global mb_poly1305_blocks
+    .type   mb_poly1305_blocks, %function
     .thumb_func
-poly1305_blocks:
+mb_poly1305_blocks:
     lsls    r2, r2, #4                  @ 16 nblocks (m fits in memory: no overflow)
     beq     .Lnone
     add     r2, r1, r2                  @ end of m
@@ -118,4 +118,4 @@ poly1305_blocks:
     pop     {r4-r11, pc}
 .Lnone:
     bx      lr
-    .size   poly1305_blocks, .-poly1305_blocks
+    .size   mb_poly1305_blocks, .-mb_poly1305_blocks

@@ -6,10 +6,10 @@
 #include "sym/poly1305.h"
 
 /* CT: r secret; loads and masks only. */
-void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
+void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
 {
     int i;
-    /* RFC 8439 clamp: r1..r3 become multiples of 4, which poly1305_blocks relies on. */
+    /* RFC 8439 clamp: r1..r3 become multiples of 4, which mb_poly1305_blocks relies on. */
     st->r[0] = load32_le(r + 0) & 0x0fffffffu;
     st->r[1] = load32_le(r + 4) & 0x0ffffffcu;
     st->r[2] = load32_le(r + 8) & 0x0ffffffcu;
@@ -18,11 +18,11 @@ void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
     for (i = 0; i < 5; i++) st->h[i] = 0;
 }
 
-/* Pre: h[4] <= 4 (poly1305_blocks' bound), so h < 5 2^128 < 2p and one conditional
+/* Pre: h[4] <= 4 (mb_poly1305_blocks' bound), so h < 5 2^128 < 2p and one conditional
  * subtraction of p reduces it: g = h + 5 reaches 2^130 exactly when h >= p, and then
  * h - p = g - 2^130, whose low 128 bits are g's.
  * CT: h and pad secret; the selection is a mask through the value barrier. */
-void poly1305_emit(const poly1305_state *st, uint8_t tag[16])
+void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
 {
     uint32_t g0, g1, g2, g3, keep_h;
     uint64_t f;

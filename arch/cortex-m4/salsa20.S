@@ -2,9 +2,9 @@
 /*
  * The Salsa20 core for the Cortex-M4 (same contract as src/sym/salsa20.h).
  *
- *   void salsa20_block(uint8_t out[64], const uint8_t in[16], const uint8_t k[32]);
- *   void hsalsa20(uint8_t out[32], const uint8_t in[16], const uint8_t k[32],
- *                 const uint8_t c[16]);
+ *   void mb_salsa20_block(uint8_t out[64], const uint8_t in[16], const uint8_t k[32]);
+ *   void mb_hsalsa20_core(uint8_t out[32], const uint8_t in[16], const uint8_t k[32],
+ *                         const uint8_t c[16]);
  *
  * Pointers need not be word-aligned (single LDR/STR only: the M4 allows unaligned
  * ones; never LDM/LDRD on them). Clobbers r0-r3, r12; r4-r11, lr saved.
@@ -120,12 +120,12 @@ salsa20_rounds_fast:
     .equ    SIGMA3, 0x6b206574       /* "te k" */
 
 /* Frame: sp+0..31 slots/counter, sp+32 out, +36 in, +40 k, then r4-r11, lr. */
-    .section .text.salsa20_block,"ax",%progbits
+    .section .text.mb_salsa20_block,"ax",%progbits
     .p2align 2
-    .global salsa20_block
-    .type   salsa20_block, %function
+    .global mb_salsa20_block
+    .type   mb_salsa20_block, %function
     .thumb_func
-salsa20_block:
+mb_salsa20_block:
     push    {r0-r2, r4-r11, lr}
     sub     sp, sp, #32
     LOAD_KEY_IN
@@ -183,16 +183,16 @@ salsa20_block:
     ZERO_SLOTS
     add     sp, sp, #44
     pop     {r4-r11, pc}
-    .size   salsa20_block, .-salsa20_block
+    .size   mb_salsa20_block, .-mb_salsa20_block
 
 /* HSalsa20: the constants come from c (r3); the output is x0 x5 x10 x15 x6 x7 x8 x9
- * with no feed-forward. Frame as salsa20_block (+32 out). */
-    .section .text.hsalsa20,"ax",%progbits
+ * with no feed-forward. Frame as mb_salsa20_block (+32 out). */
+    .section .text.mb_hsalsa20_core,"ax",%progbits
     .p2align 2
-    .global hsalsa20
-    .type   hsalsa20, %function
+    .global mb_hsalsa20_core
+    .type   mb_hsalsa20_core, %function
     .thumb_func
-hsalsa20:
+mb_hsalsa20_core:
     push    {r0-r2, r4-r11, lr}
     sub     sp, sp, #32
     ldr     r0, [r3, #0]             /* constants first: r3 is x4's register */
@@ -214,4 +214,4 @@ hsalsa20:
     ZERO_SLOTS
     add     sp, sp, #44
     pop     {r4-r11, pc}
-    .size   hsalsa20, .-hsalsa20
+    .size   mb_hsalsa20_core, .-mb_hsalsa20_core

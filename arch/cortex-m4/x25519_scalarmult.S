@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * X25519 scalar multiplication for the Cortex-M4: the whole of x25519_scalarmult
- * (src/curve/x25519.h; replaces src/curve/x25519_ladder.c) and fe25519_invert
- * (src/field/fe25519.h; fe25519.c leaves its C version out under MB_FE25519_ARCH_INVERT),
+ * X25519 scalar multiplication for the Cortex-M4: the whole of mb_x25519_scalarmult
+ * (src/curve/x25519_ladder.h; replaces src/curve/x25519_scalarmult.c) and
+ * mb_fe25519_invert (src/field/fe25519.h; replaces src/field/fe25519_invert.c),
  * over the register interface of the field kernels:
- *   fe25519_mul_reg  r1 = &f, r2 = &g -> r0-r7 = f g     (clobbers r8-r12, lr)
- *   fe25519_sqr_reg  r0-r7 = f        -> r0-r7 = f^2     (clobbers r8-r12, lr)
+ *   mb_fe25519_mul_reg  r1 = &f, r2 = &g -> r0-r7 = f g     (clobbers r8-r12, lr)
+ *   mb_fe25519_sqr_reg  r0-r7 = f        -> r0-r7 = f^2     (clobbers r8-r12, lr)
  * Values stay in r0-r7 from one operation to the next where the dataflow allows, and
  * are stored (one STM) only where a product needs them in memory.
  *
@@ -29,7 +29,7 @@
  * Frame (sp-relative, 32-byte slots): the five working slots hold the state and one
  * temporary; their roles through a step are listed at each operation (at most five
  * values are alive at once). zQ passes from one step to the next in r0-r7, and CB
- * from its product straight into x25519_addsub_reg. Slot 0 is the one stored to most
+ * from its product straight into mb_x25519_addsub_reg. Slot 0 is the one stored to most
  * often (STM sp needs no address computation).
  */
     .syntax unified
@@ -87,7 +87,7 @@
     .macro  MUL a, b
     PTR     r1, \a
     PTR     r2, \b
-    bl      fe25519_mul_reg
+    bl      mb_fe25519_mul_reg
     .endm
 
 /* r0-r7 = d, the raw f - g with the borrow in C clear: add 2^256 - 38 (that is, -38 mod
@@ -110,7 +110,7 @@
     add     r0, r0, r9
     .endm
 
-/* One word of x25519_addsub: g_i -> r8, s_i = f_i + g_i + carry stored over g_i,
+/* One word of mb_x25519_addsub: g_i -> r8, s_i = f_i + g_i + carry stored over g_i,
  * d_i = f_i - g_i - borrow into f_i's register. */
     .macro  ADDSUB_WORD i, f, first
     ldr     r8, [r12, #4*\i]
@@ -125,8 +125,8 @@
     .endm
 
 /*
- * x25519_addsub: s = f + g stored over g, d = f - g returned.
- *   in: r8 = &f (x25519_addsub_reg: f in r0-r7), r12 = &g (word-aligned, not
+ * mb_x25519_addsub: s = f + g stored over g, d = f - g returned.
+ *   in: r8 = &f (mb_x25519_addsub_reg: f in r0-r7), r12 = &g (word-aligned, not
  *   overlapping f). out: [r12] = s (mod p),
  *   r0-r7 = d (mod 2p), both < 2^256. Clobbers r8-r11, flags; r12, lr kept. Stack: 0.
  * The sum folds first: q = (f7 + g7) >> 31 (0..3) is worth 19q at the bottom, so the
@@ -135,16 +135,14 @@
  * the subtraction's borrow alongside; d keeps f's registers.
  * CT: f, g secret; straight-line.
  */
-    .section .text.x25519_addsub,"ax",%progbits
+    .section .text.mb_x25519_addsub,"ax",%progbits
     .p2align 2
-    .global x25519_addsub
-    .type   x25519_addsub, %function
+    .type   mb_x25519_addsub, %function
     .thumb_func
-x25519_addsub:
+mb_x25519_addsub:
     ldm     r8, {r0-r7}
-    .global x25519_addsub_reg
     .thumb_func
-x25519_addsub_reg:               /* the same with f already in r0-r7 */
+mb_x25519_addsub_reg:            /* the same with f already in r0-r7 */
     ldr     r9, [r12, #28]
     adds    r10, r7, r9
     rrx     r10, r10             /* carry:bits 31..1 */
@@ -167,20 +165,19 @@ x25519_addsub_reg:               /* the same with f already in r0-r7 */
     str     r9, [r12, #28]
     FOLD_BORROW
     bx      lr
-    .size   x25519_addsub, .-x25519_addsub
+    .size   mb_x25519_addsub, .-mb_x25519_addsub
 
 /*
- * x25519_sel: r0-r7 = m ? Y : X, word by word with SEL.
+ * mb_x25519_sel: r0-r7 = m ? Y : X, word by word with SEL.
  *   in: r0 = m (0 or 0xffffffff), r10 = &X, r11 = &Y. Clobbers r8-r12, GE. Stack: 0.
  * UADD8 m + m carries out of every byte iff m is all ones: GE = 1111 selects Y.
  * CT: m, X, Y secret; straight-line, fixed addresses.
  */
-    .section .text.x25519_sel,"ax",%progbits
+    .section .text.mb_x25519_sel,"ax",%progbits
     .p2align 2
-    .global x25519_sel
-    .type   x25519_sel, %function
+    .type   mb_x25519_sel, %function
     .thumb_func
-x25519_sel:
+mb_x25519_sel:
     uadd8   r0, r0, r0
     ldm     r10, {r0-r7}
     ldm     r11!, {r8, r9, r10, r12}
@@ -194,7 +191,7 @@ x25519_sel:
     sel     r6, r10, r6
     sel     r7, r12, r7
     bx      lr
-    .size   x25519_sel, .-x25519_sel
+    .size   mb_x25519_sel, .-mb_x25519_sel
 
 /* Zero [sp - WIPE_BELOW, r6), r6 = the frame's end; sp must be the frame's base.
  * Clobbers r0-r3, r5. */
@@ -210,11 +207,11 @@ x25519_sel:
     .endm
 
 /*
- * void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],
- *                        const uint8_t *rnd);
- * Contract of src/curve/x25519.h (plain ladder from R0 = (1 : 0), R1 = (u : 1); with
- * rnd, seed 002's Algorithm 1: P = (lambda u : lambda), R0 = (rho : 0)). out, k, u, rnd
- * may be unaligned (single LDR/STR only on them); out may alias u.
+ * void mb_x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],
+ *                           const uint8_t *rnd);
+ * Contract of src/curve/x25519_ladder.h (plain ladder from R0 = (1 : 0), R1 = (u : 1);
+ * with rnd, seed 002's Algorithm 1: P = (lambda u : lambda), R0 = (rho : 0)). out, k,
+ * u, rnd may be unaligned (single LDR/STR only on them); out may alias u.
  * AAPCS: r4-r11 saved. Stack: 36 + 216 (plain) or 248 (randomized) + the kernels' 48
  * below the frame. Cycles: see `make bench`.
  * CT: k, rnd, out secret; u public. Branches: the loop over the public bit position,
@@ -222,12 +219,12 @@ x25519_sel:
  * SEL mask. Before returning, the frame and the WIPE_BELOW bytes below it (the
  * kernels' stack) are zeroed, and so are r0-r3, r12 and the GE flags.
  */
-    .section .text.x25519_scalarmult,"ax",%progbits
+    .section .text.mb_x25519_scalarmult,"ax",%progbits
     .p2align 2
-    .global x25519_scalarmult
-    .type   x25519_scalarmult, %function
+    .global mb_x25519_scalarmult
+    .type   mb_x25519_scalarmult, %function
     .thumb_func
-x25519_scalarmult:
+mb_x25519_scalarmult:
     push    {r4-r11, lr}
     sub     sp, sp, #FRAME
     cbz     r3, 1f
@@ -281,7 +278,7 @@ x25519_scalarmult:
 
 .Lstep:                          /* r0-r7 = zQ */
     PTR     r12, SXQ
-    bl      x25519_addsub_reg    /* SXQ = C = xQ + zQ */
+    bl      mb_x25519_addsub_reg  /* SXQ = C = xQ + zQ */
     STORE   SZQ                  /* SZQ = D' = zQ - xQ */
     ldr     r0, [sp, #F_T]
     ldr     r1, [sp, #F_K]
@@ -297,20 +294,20 @@ x25519_scalarmult:
     str     r3, [sp, #F_MASK]    /* s = k_t xor k_(t+1) as a mask */
     PTR     r8, SXP
     PTR     r12, SZP
-    bl      x25519_addsub        /* SZP = A = xP + zP */
+    bl      mb_x25519_addsub     /* SZP = A = xP + zP */
     STORE   SXP                  /* SXP = B = xP - zP */
     MUL     SZQ, SZP
     STORE   ST                   /* ST = D'A */
     ldr.w   r0, [sp, #F_MASK]
     PTR     r10, SZP
     PTR     r11, SXQ
-    bl      x25519_sel           /* s ? C : A */
-    bl      fe25519_sqr_reg
+    bl      mb_x25519_sel        /* s ? C : A */
+    bl      mb_fe25519_sqr_reg
     STORE   SZP                  /* SZP = AA */
     MUL     SXQ, SXP             /* CB, kept in registers */
     PTR     r12, ST
-    bl      x25519_addsub_reg    /* ST = CB + D'A */
-    bl      fe25519_sqr_reg      /* (CB - D'A)^2 */
+    bl      mb_x25519_addsub_reg  /* ST = CB + D'A */
+    bl      mb_fe25519_sqr_reg   /* (CB - D'A)^2 */
     STORE   SXQ
     ldr     r0, [sp, #F_RND]
     cbz     r0, 2f
@@ -320,14 +317,14 @@ x25519_scalarmult:
     ldr     r0, [sp, #F_MASK]
     PTR     r10, SXP
     PTR     r11, SZQ
-    bl      x25519_sel           /* s ? D' : B */
-    bl      fe25519_sqr_reg
+    bl      mb_x25519_sel        /* s ? D' : B */
+    bl      mb_fe25519_sqr_reg
     STORE   SZQ                  /* SZQ = BB */
     MUL     SZP, SZQ
     STORE   SXP                  /* xP' = AA BB */
 
     /* E = AA - BB -> SZP, then t = 121666 E + BB -> SZQ, top word first as in
-     * x25519_addsub: q = bits >= 255 of 121666 E7 + BB7, worth 19 q at the bottom. */
+     * mb_x25519_addsub: q = bits >= 255 of 121666 E7 + BB7, worth 19 q at the bottom. */
     LOAD    SZP
     ldm     sp, {r8-r11}
     subs    r0, r0, r8
@@ -375,7 +372,7 @@ x25519_scalarmult:
     STORE   SZP                  /* zP' = E t */
 
     LOAD    ST
-    bl      fe25519_sqr_reg
+    bl      mb_fe25519_sqr_reg
     STORE   SZQ
     MUL     SZQ, SX1             /* zQ' = x1 (CB + D'A)^2, kept in registers */
     ldr     r8, [sp, #F_T]
@@ -388,14 +385,14 @@ x25519_scalarmult:
     ldr     r0, [sp, #F_PREV]    /* -k_0 */
     PTR     r10, SXP
     PTR     r11, SXQ
-    bl      x25519_sel
+    bl      mb_x25519_sel
     STORE   SXP                  /* x */
     ldr     r0, [sp, #F_PREV]
     PTR     r10, SZP
     PTR     r11, SZQ
-    bl      x25519_sel
+    bl      mb_x25519_sel
     STORE   IZ                   /* z */
-    bl      fe25519_invert_core  /* IT1 = 1/z (0 for z = 0) */
+    bl      mb_fe25519_invert_core  /* IT1 = 1/z (0 for z = 0) */
     MUL     SXP, IT1             /* x / z */
 
     /* Canonical mod p: fold bit 255 (19 b), then add 19 more and see whether that
@@ -466,26 +463,25 @@ x25519_scalarmult:
     movs    r6, #0
     movs    r7, #0
     bx      lr
-    .size   x25519_scalarmult, .-x25519_scalarmult
+    .size   mb_x25519_scalarmult, .-mb_x25519_scalarmult
 
 /*
- * fe25519_invert_core: r0-r7 = z^(p-2) = 1/z (0 for z = 0), also stored at [sp + IT1].
+ * mb_fe25519_invert_core: r0-r7 = z^(p-2) = 1/z (0 for z = 0), also stored at [sp + IT1].
  *   in: z at [sp + IZ]; uses the caller's frame: slots IZ, IT0, IT1, IT2 and the words
- *   F_T, F_K, F_PREV, F_LR (x25519_scalarmult's layout). Clobbers r0-r12, lr.
+ *   F_T, F_K, F_PREV, F_LR (mb_x25519_scalarmult's layout). Clobbers r0-r12, lr.
  * Chain: z^2, then entries (n, tmp, b, dst): square the running value n times, store it
  * at tmp, multiply by b, store the product at dst (254 squarings, 11 products). The
  * table and the squaring counts are public; the only branches are on them.
  * CT: z secret.
  */
-    .section .text.fe25519_invert_core,"ax",%progbits
+    .section .text.mb_fe25519_invert_core,"ax",%progbits
     .p2align 2
-    .global fe25519_invert_core
-    .type   fe25519_invert_core, %function
+    .type   mb_fe25519_invert_core, %function
     .thumb_func
-fe25519_invert_core:
+mb_fe25519_invert_core:
     str     lr, [sp, #F_LR]
     LOAD    IZ
-    bl      fe25519_sqr_reg
+    bl      mb_fe25519_sqr_reg
     STORE   IT0                  /* z^2 */
     adr     r8, .Linv_table
     str     r8, [sp, #F_K]
@@ -499,7 +495,7 @@ fe25519_invert_core:
     str     r10, [sp, #F_T]
     .p2align 2                   /* branch and return targets word aligned */
 .Linv_sqr:
-    bl      fe25519_sqr_reg
+    bl      mb_fe25519_sqr_reg
     ldr     r10, [sp, #F_T]
     subs    r10, r10, #1
     str     r10, [sp, #F_T]
@@ -513,7 +509,7 @@ fe25519_invert_core:
     add     r1, sp, r1
     ubfx    r2, r9, #16, #8
     add     r2, sp, r2
-    bl      fe25519_mul_reg
+    bl      mb_fe25519_mul_reg
     ldr     r9, [sp, #F_PREV]
     add     r8, sp, r9, lsr #24
     stm     r8, {r0-r7}          /* dst */
@@ -537,25 +533,25 @@ fe25519_invert_core:
     .byte   50, IT2, IT1, IT1    /* a250 */
     .byte   5, IT1, IT0, IT1     /* z^(2^255 - 32) z^11 = z^(p-2) */
 .Linv_end:
-    .size   fe25519_invert_core, .-fe25519_invert_core
+    .size   mb_fe25519_invert_core, .-mb_fe25519_invert_core
 
 /*
- * void fe25519_invert(fe25519 *h, const fe25519 *f);   h = 1/f (0 for f = 0)
- * AAPCS entry over fe25519_invert_core; h may alias f. Stack: 36 + 216 + 48.
+ * void mb_fe25519_invert(fe25519 *h, const fe25519 *f);   h = 1/f (0 for f = 0)
+ * AAPCS entry over mb_fe25519_invert_core; h may alias f. Stack: 36 + 216 + 48.
  * CT: f secret; the frame and the kernels' stack below it are zeroed before returning.
  */
-    .section .text.fe25519_invert,"ax",%progbits
+    .section .text.mb_fe25519_invert,"ax",%progbits
     .p2align 2
-    .global fe25519_invert
-    .type   fe25519_invert, %function
+    .global mb_fe25519_invert
+    .type   mb_fe25519_invert, %function
     .thumb_func
-fe25519_invert:
+mb_fe25519_invert:
     push    {r4-r11, lr}
     sub     sp, sp, #FRAME
     str     r0, [sp, #F_OUT]
     ldm     r1, {r0-r7}
     stm     sp, {r0-r7}          /* IZ */
-    bl      fe25519_invert_core
+    bl      mb_fe25519_invert_core
     ldr     r8, [sp, #F_OUT]
     stm     r8, {r0-r7}
     add     r6, sp, #FRAME
@@ -563,4 +559,4 @@ fe25519_invert:
     mov     r12, #0
     add     sp, sp, #FRAME
     pop     {r4-r11, pc}
-    .size   fe25519_invert, .-fe25519_invert
+    .size   mb_fe25519_invert, .-mb_fe25519_invert

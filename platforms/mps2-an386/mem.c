@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* GCC may emit calls to these four even in freestanding code (struct copies, zeroing);
  * the board provides them, as the GCC manual requires of freestanding environments.
- * The library itself is written not to need them: the size measurement in bench/run_m4.py
- * reports any library object that still references one. */
+ * The library itself is written not to need them: the M4 bench step (motebox_tools.boards.m4)
+ * reports any library object that still references one in its size measurement. */
 #include <stddef.h>
 
 void *memcpy(void *d, const void *s, size_t n);

@@ -5,19 +5,24 @@
     pk = motebox.x25519_base(sk)
     c = motebox.box(m, nonce, their_pk, my_sk)
 
-Every function of `Library` is available at module level on the default build
-(build/host/libmotebox.so, or $MOTEBOX_LIB).
+Every method of `Library` is available at module level on the default build, loaded on
+first use from $MOTEBOX_LIB, a libmotebox.so next to this package, or the source
+checkout's build/host/libmotebox.so (`default_lib_path`). Standard library only: the
+simulators, demo and bench tools are the separate `motebox_tools` package
+(`pip install motebox[tools]`).
 """
-from ._native import BadBox, BadKey, BoxStream, Library, MoteboxError, default_lib_path
-from . import p256  # noqa: E402,F401  (attaches the P-256 methods to Library)
+from ._native import BoxStream, Library, default_lib_path, lib_candidates
+from .errors import BadBox, BadKey, LibraryNotFound, MoteboxError
 
-__all__ = ["BadBox", "BadKey", "BoxStream", "Library", "MoteboxError", "default_lib_path", "lib"]
+__version__ = "0.1.0"
+__all__ = ["BadBox", "BadKey", "BoxStream", "Library", "LibraryNotFound", "MoteboxError",
+           "default_lib_path", "lib", "lib_candidates", "__version__"]
 
 _default = None
 
 
 def lib():
-    """The default Library, loaded on first use."""
+    """The default Library, loaded on first use (LibraryNotFound if there is none)."""
     global _default
     if _default is None:
         _default = Library()

@@ -2,44 +2,56 @@
 """ctypes binding of libmotebox.so: bytes in, bytes out, clear exceptions.
 
 `Library(path)` wraps one build of the library (tests load every field backend this way);
-the module-level functions in `motebox` use the default build.
+the module-level functions in `motebox` use the default build, found by
+`default_lib_path()`.
 """
 import ctypes
 import os
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from .errors import BadBox, BadKey, LibraryNotFound, MoteboxError, check_bytes as _bytes
+from .p256 import P256
+
+LIBNAME = "libmotebox.so"
+_HERE = Path(__file__).resolve().parent
 
 
-class MoteboxError(Exception):
-    """Base class of every error motebox raises besides ValueError/TypeError."""
+def _checkout_build():
+    """build/host/libmotebox.so of the source checkout this package runs from (the
+    package dir is <checkout>/python/motebox), or of $MOTEBOX_BUILD; None when the
+    package is not in a checkout (an installed wheel)."""
+    build = os.environ.get("MOTEBOX_BUILD")
+    if build:
+        return Path(build) / "host" / LIBNAME
+    root = _HERE.parent.parent
+    if _HERE.parent.name == "python" and (root / "include" / "motebox.h").is_file():
+        return root / "build" / "host" / LIBNAME
+    return None
 
 
-class BadBox(MoteboxError):
-    """A box, tag or stream failed authentication: nothing was decrypted."""
-
-
-class BadKey(MoteboxError, ValueError):
-    """A key or point was rejected (low-order X25519 key, invalid P-256 point, scalar out of range)."""
+def lib_candidates():
+    """Where the default library is looked for, in order: $MOTEBOX_LIB, a copy next to
+    the package (a wheel that bundles it), the checkout's build directory."""
+    env = os.environ.get("MOTEBOX_LIB")
+    if env:
+        return [Path(env)]
+    found = [_HERE / LIBNAME]
+    build = _checkout_build()
+    if build is not None:
+        found.append(build)
+    return found
 
 
 def default_lib_path():
-    env = os.environ.get("MOTEBOX_LIB")
-    if env:
-        return Path(env)
-    build = Path(os.environ.get("MOTEBOX_BUILD", REPO / "build"))
-    return build / "host" / "libmotebox.so"
-
-
-def _bytes(name, value, size=None):
-    """Check one argument: bytes-like, and exactly `size` long when given."""
-    if isinstance(value, (bytearray, memoryview)):
-        value = bytes(value)
-    if not isinstance(value, bytes):
-        raise TypeError(f"{name} must be bytes, not {type(value).__name__}")
-    if size is not None and len(value) != size:
-        raise ValueError(f"{name} must be {size} bytes long, got {len(value)}")
-    return value
+    """The first existing candidate; LibraryNotFound (saying where it looked and what to
+    do) if there is none."""
+    cands = lib_candidates()
+    for p in cands:
+        if p.is_file():
+            return p
+    raise LibraryNotFound(
+        f"{LIBNAME} not found (looked at: {', '.join(map(str, cands))}). Build it with "
+        "`make` in a motebox checkout, or set MOTEBOX_LIB to the path of a libmotebox.so.")
 
 
 _u8p = ctypes.c_char_p
@@ -84,13 +96,14 @@ _PROTOS = {
 }
 
 
-class Library:
+class Library(P256):
     """One loaded build of libmotebox. Methods mirror the C API with bytes in and out."""
 
     def __init__(self, path=None):
         self.path = Path(path) if path else default_lib_path()
         if not self.path.exists():
-            raise MoteboxError(f"motebox library not found at {self.path}: run `make` first")
+            raise LibraryNotFound(f"motebox library not found at {self.path}: run `make` "
+                                  "in the checkout, or pass the path of a libmotebox.so")
         self.c = ctypes.CDLL(str(self.path))
         for name, (res, args) in _PROTOS.items():
             fn = getattr(self.c, name, None)

@@ -19,7 +19,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ._native import BadBox, MoteboxError
+from .errors import BadBox, MoteboxError
 
 MAGIC = b"MBX1"
 HEADER = 4 + 32 + 24 + 16

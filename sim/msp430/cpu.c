@@ -3,7 +3,13 @@
 // (20-bit .A data, repeat count, ZC), address instructions (MOVA, ADDA, SUBA,
 // CMPA, CALLA, RETA, BRA), PUSHM/POPM and RRCM/RRAM/RLAM/RRUM. Semantics and
 // flags follow SLAU367 chapter "CPUX"; cycles come from timing.c.
+#include "cpu.h"
+#include "fault.h"
+#include "mem.h"
+#include "profile.h"
 #include "sim.h"
+#include "timing.h"
+#include "trace.h"
 
 #define R M.r
 
@@ -583,6 +589,7 @@ void cpu_run(void)
         int c = exec_one(op);
         M.cyc += (uint64_t)c;
         M.insns++;
+        if (M.profile) profile_step(op, c);
         uint32_t sp = R[1];
         if (sp && sp < M.sp_min) M.sp_min = sp;
         if (sp > M.sp_max) M.sp_max = sp;

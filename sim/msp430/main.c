@@ -1,41 +1,32 @@
 // SPDX-License-Identifier: MIT
 // msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]
-//           [--max-cycles N] [--stats] FIRMWARE.elf
+//           [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf
 // Runs an MSP430FR5969 firmware image; console to stdout, exit status = the
 // program's (SIM_EXIT) or 201..209 for simulator errors (see sim.h).
+// The command line and the order of start-up; the modules do the work.
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cpu.h"
+#include "elf.h"
+#include "mem.h"
+#include "mpy.h"
+#include "profile.h"
+#include "report.h"
 #include "sim.h"
-
-static double now_seconds(void)
-{
-    return (double)clock() / CLOCKS_PER_SEC;
-}
-
-void print_reports(void)
-{
-    if (M.want_cycles) fprintf(stderr, "cycles: %llu\n", (unsigned long long)M.cyc);
-    if (M.want_stack) fprintf(stderr, "stack: %u\n", M.sp_max ? M.sp_max - M.sp_min : 0);
-    if (M.want_stats) {
-        double secs = now_seconds() - M.t0;
-        fprintf(stderr, "instructions: %llu\nseconds: %.3f\nmips: %.1f\n", (unsigned long long)M.insns, secs,
-                secs > 0 ? (double)M.insns / secs / 1e6 : 0.0);
-    }
-}
+#include "trace.h"
 
 static void usage(void)
 {
     fprintf(stderr, "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
-                    "                 [--max-cycles N] [--stats] FIRMWARE.elf\n");
+                    "                 [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf\n");
     exit(ST_USAGE);
 }
 
 int main(int argc, char **argv)
 {
-    const char *elf = NULL, *trace_path = NULL;
-    int trace_hash = 0;
+    const char *elf = NULL, *trace_path = NULL, *profile_path = NULL;
+    int trace_hash = 0, profile = 0, profile_took_elf = 0;
     M.max_cycles = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -49,13 +40,29 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--stats")) M.want_stats = 1;
         else if (!strcmp(a, "--trace-hash")) trace_hash = 1;
         else if (!strcmp(a, "--trace") && i + 1 < argc) trace_path = argv[++i];
-        else if (!strcmp(a, "--max-cycles") && i + 1 < argc) {
+        else if (!strcmp(a, "--profile")) {
+            // Optional FILE: the next word if it is no option; if it turns out to be
+            // the only non-option word, it was the firmware (profile to stderr).
+            profile = 1;
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                profile_path = argv[++i];
+                profile_took_elf = 1;
+            }
+        } else if (!strncmp(a, "--profile=", 10) && a[10]) {
+            profile = 1;
+            profile_path = a + 10;
+            profile_took_elf = 0;
+        } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) {
             char *end;
             M.max_cycles = strtoull(argv[++i], &end, 0);
             if (*end) usage();
         } else if (a[0] == '-') usage();
         else if (!elf) elf = a;
         else usage();
+    }
+    if (!elf && profile_took_elf) {
+        elf = profile_path;
+        profile_path = NULL;
     }
     if (!elf) usage();
 
@@ -83,8 +90,12 @@ int main(int argc, char **argv)
         }
     }
     M.trace = trace_path || trace_hash;
+    if (profile) {
+        if (elf_symbols(elf, profile_symbol) != 0) return ST_LOAD;
+        if (profile_start(profile_path) != 0) return ST_USAGE;
+    }
 
-    M.t0 = now_seconds();
+    M.t0 = sim_seconds();
     cpu_run();
     fflush(stdout);
     if (M.trace) trace_finish();

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
-// MSP430FR5969 memory map, the peripheral slow path (simulator control, MPY32,
-// generic peripheral registers), faults and the execution trace.
-#include <stdarg.h>
-#include <stdlib.h>
+// MSP430FR5969 memory map and the peripheral slow path (simulator control, MPY32,
+// generic peripheral registers).
 #include <string.h>
 
+#include "fault.h"
+#include "mem.h"
+#include "mpy.h"
 #include "sim.h"
-
-machine_t M;
-uint8_t mem[MEM_SIZE];
-uint8_t page_kind[MEM_SIZE >> 8];
 
 static void map(uint32_t lo, uint32_t hi, int kind)
 {
@@ -27,20 +24,6 @@ void mem_init(void)
     map(0x01C00, 0x02400, PG_RAM);    // 2 KB SRAM
     map(0x04400, 0x10000, PG_FRAM);   // FRAM incl. interrupt vectors 0xFF80-0xFFFF
     map(0x10000, 0x14000, PG_FRAM);   // FRAM above 64 KB
-}
-
-void sim_fault(int status, const char *fmt, ...)
-{
-    fflush(stdout);
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "msp430sim: error at PC 0x%05x: ", M.pc0);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, " (after %llu cycles)\n", (unsigned long long)M.cyc);
-    if (M.trace) trace_finish();
-    print_reports();
-    exit(status);
 }
 
 // Plain registers for peripherals we do not model (writes kept, reads return them).
@@ -136,52 +119,4 @@ void slow_write8(uint32_t a, uint8_t v)
         return;
     }
     periph_regs[a] = v;
-}
-
-// ---- execution trace --------------------------------------------------------------
-// Hash: FNV-1a 64 over one little-endian 32-bit word per event, (kind << 20) | addr.
-// File (text): one line per instruction, "PPPPP" then " rAAAAA" / " wAAAAA" per data
-// access, all hex.
-static char tbuf[1 << 16];
-static size_t tlen;
-static const char hexd[] = "0123456789abcdef";
-
-static void tflush(void)
-{
-    if (M.trace_file && tlen) fwrite(tbuf, 1, tlen, M.trace_file);
-    tlen = 0;
-}
-
-void trace_event(uint32_t kind, uint32_t addr)
-{
-    uint32_t w = (kind << 20) | (addr & ADDR_MASK);
-    uint64_t h = M.trace_hash;
-    for (int i = 0; i < 4; i++) {
-        h ^= (w >> (8 * i)) & 0xFFu;
-        h *= 0x100000001b3ull;
-    }
-    M.trace_hash = h;
-    if (!M.trace_file) return;
-    if (tlen > sizeof tbuf - 16) tflush();
-    char *p = tbuf + tlen;
-    if (kind == TR_PC) {
-        if (M.insns) *p++ = '\n';
-    } else {
-        *p++ = ' ';
-        *p++ = kind == TR_RD ? 'r' : 'w';
-    }
-    for (int s = 16; s >= 0; s -= 4) *p++ = hexd[(addr >> s) & 0xFu];
-    tlen = (size_t)(p - tbuf);
-}
-
-void trace_finish(void)
-{
-    if (M.trace_file) {
-        if (tlen < sizeof tbuf) tbuf[tlen++] = '\n';
-        tflush();
-        fclose(M.trace_file);
-        M.trace_file = NULL;
-    }
-    fprintf(stderr, "trace-hash: %016llx\n", (unsigned long long)M.trace_hash);
-    M.trace = 0;
 }

@@ -5,6 +5,8 @@
 // before the cycle the user's guide gives for it stops the run (ST_MPY).
 #include <string.h>
 
+#include "fault.h"
+#include "mpy.h"
 #include "sim.h"
 
 // Register offsets from 0x04C0 (msp430fr5969.h).

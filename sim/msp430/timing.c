@@ -2,7 +2,9 @@
 // CPUXV2 cycle counts, transcribed from the one table in docs/MSP430_TIMING.md
 // (MSP430FR58xx/59xx user's guide SLAU367 / FR2xx-4xx SLAU445, chapter "CPUX",
 // section "Instruction Cycles and Lengths"). FRAM at 8 MHz: no wait states.
-#include "sim.h"
+#include <stdint.h>
+
+#include "timing.h"
 
 // Table 4-10, MSP430 Format I: [source class][destination class].
 static const uint8_t fmt1[5][3] = {

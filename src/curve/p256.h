@@ -15,27 +15,25 @@ typedef struct { fep256 x, y; } p256_point;
 /* ---- p256_point.c: SEC1 encodings and validation (public data only) ---- */
 
 /* The base point G. */
-void p256_base_point(p256_point *G);
-/* 1 if (x, y) satisfies the curve equation, else 0. */
-uint32_t p256_on_curve(const p256_point *P);
+void mb_p256_base_point(p256_point *G);
 /* Decode SEC1: 65 bytes 04 || X || Y or 33 bytes 02/03 || X, big-endian coordinates.
  * Returns 0 for a valid point (coordinates < p, on the curve); -1 (P zeroed) for any
  * other length, a different first byte (00 = infinity included), a coordinate >= p, a
  * point off the curve, or (compressed) an X with no square root of X^3 - 3X + b. */
-int p256_decode(p256_point *P, const uint8_t *in, size_t len);
+int mb_p256_decode(p256_point *P, const uint8_t *in, size_t len);
 /* 04 || X || Y. */
-void p256_encode(uint8_t out[65], const p256_point *P);
+void mb_p256_encode(uint8_t out[65], const p256_point *P);
 /* 02/03 || X (03 iff y is odd). */
-void p256_encode_compressed(uint8_t out[33], const p256_point *P);
+void mb_p256_encode_compressed(uint8_t out[33], const p256_point *P);
 
 /* ---- p256_coz.c: scalar multiplication ---- */
 
 /* R = k * P, k read big-endian. Pre: P valid (decoded/base), 1 <= k < n
- * (p256_scalar_ok). rnd: NULL, or 32 bytes randomizing the initial Z.
+ * (mb_p256_scalar_ok). rnd: NULL, or 32 bytes randomizing the initial Z.
  * Regular co-Z Montgomery ladder: the same sequence of field operations for every k.
  * CT: k, rnd and R are secret; P is public (only whether x(P) = 0 selects a path). */
-void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
-                     const uint8_t *rnd);
+void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
+                        const uint8_t *rnd);
 
 /* ---- p256_ladder.c: the ladder's two steps (arch/<chip>/ may replace the file) ---- */
 
@@ -47,17 +45,18 @@ typedef struct { p256_point R[2]; fep256 t[5]; } p256_ladder;
  * (R[0], R[1]) <- (R[0] - R[1], R[0] + R[1]), co-Z with Z multiplied by x1 - x0.
  * Pre: R[0], R[1] co-Z with different X. CT: bit and the whole state are secret;
  * t is left holding secrets (the caller wipes w once). */
-void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
+void mb_p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit);
 /* XYCZ-ADD (4M + 2S): R[0] <- R[0] + R[1], R[1] <- R[1] with the new common Z.
- * Uses only t[0], t[2], t[3] as scratch (p256_scalarmult keeps values in t[1], t[4]).
+ * Uses only t[0], t[2], t[3] as scratch (mb_p256_scalarmult keeps values in t[1], t[4]).
  * Pre, CT: as above. */
-void p256_ladder_add(p256_ladder *w);
-#ifdef MB_P256_ARCH_LADDER_LOOP
+void mb_p256_ladder_add(p256_ladder *w);
+
+/* ---- p256_ladder_loop.c: the ladder's loop (arch/<chip>/ may replace the file) ---- */
+
 /* The ladder's bits 256 down to 1 of kw (little-endian words) in one call: for each,
- * p256_ladder_cswap_addc(w, prev ^ bit) and p256_ladder_add(w), prev = bit (0 before
- * bit 256); all of t is scratch. An architecture that provides it defines
- * MB_P256_ARCH_LADDER_LOOP. CT: kw and the state are secret (bit positions public). */
-void p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
-#endif
+ * mb_p256_ladder_cswap_addc(w, prev ^ bit) and mb_p256_ladder_add(w), prev = bit (0
+ * before bit 256), so the caller continues with prev = bit 1 of kw. All of t is scratch.
+ * CT: kw and the state are secret (bit positions public). */
+void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9]);
 
 #endif

@@ -8,8 +8,9 @@
  *
  * Regularity: every scalar runs the same 257 iterations of XYCZ-ADDC + XYCZ-ADD
  * (5M+3S and 4M+2S); the only secret-dependent steps are masked swaps and selects.
- * The two steps are in p256_ladder.c (an architecture may replace that file); the
- * ladder's state, scratch included, is one p256_ladder wiped once at the end.
+ * The two steps are in p256_ladder.c and the loop over the bits in p256_ladder_loop.c
+ * (an architecture may replace those files); the ladder's state, scratch included, is
+ * one p256_ladder wiped once at the end.
  *
  * Exceptional cases. The co-Z formulas fail when the two points have equal X (or one is
  * the point at infinity). With R0 = mP, R1 = (m+1)P that happens iff m = 0, -1 or
@@ -91,27 +92,27 @@ static void recode(uint32_t kw[9], uint32_t *flip, const uint8_t k[32], int halv
 static void xycz_idbl(p256_point *R0, p256_point *R1, const p256_point *P)
 {
     fep256 m, s, t, u;
-    fep256_one(&u);
-    fep256_sqr(&t, &P->x);
-    fep256_sub(&t, &t, &u);
-    fep256_add(&m, &t, &t);
-    fep256_add(&m, &m, &t);            /* M = 3(x^2 - 1) */
-    fep256_sqr(&t, &P->y);
-    fep256_mul(&s, &P->x, &t);
-    fep256_add(&s, &s, &s);
-    fep256_add(&s, &s, &s);            /* S = 4xy^2 */
-    fep256_sqr(&t, &t);
-    fep256_add(&t, &t, &t);
-    fep256_add(&t, &t, &t);
-    fep256_add(&t, &t, &t);            /* 8y^4 */
-    fep256_sqr(&u, &m);
-    fep256_sub(&u, &u, &s);
-    fep256_sub(&R1->x, &u, &s);
-    fep256_sub(&u, &s, &R1->x);
-    fep256_mul(&u, &m, &u);
-    fep256_sub(&R1->y, &u, &t);
-    fep256_copy(&R0->x, &s);
-    fep256_copy(&R0->y, &t);
+    mb_fep256_one(&u);
+    mb_fep256_sqr(&t, &P->x);
+    mb_fep256_sub(&t, &t, &u);
+    mb_fep256_add(&m, &t, &t);
+    mb_fep256_add(&m, &m, &t);         /* M = 3(x^2 - 1) */
+    mb_fep256_sqr(&t, &P->y);
+    mb_fep256_mul(&s, &P->x, &t);
+    mb_fep256_add(&s, &s, &s);
+    mb_fep256_add(&s, &s, &s);         /* S = 4xy^2 */
+    mb_fep256_sqr(&t, &t);
+    mb_fep256_add(&t, &t, &t);
+    mb_fep256_add(&t, &t, &t);
+    mb_fep256_add(&t, &t, &t);         /* 8y^4 */
+    mb_fep256_sqr(&u, &m);
+    mb_fep256_sub(&u, &u, &s);
+    mb_fep256_sub(&R1->x, &u, &s);
+    mb_fep256_sub(&u, &s, &R1->x);
+    mb_fep256_mul(&u, &m, &u);
+    mb_fep256_sub(&R1->y, &u, &t);
+    mb_fep256_copy(&R0->x, &s);
+    mb_fep256_copy(&R0->y, &t);
     mb_wipe(&m, sizeof m);
     mb_wipe(&s, sizeof s);
     mb_wipe(&t, sizeof t);
@@ -123,16 +124,16 @@ static void xycz_idbl(p256_point *R0, p256_point *R1, const p256_point *P)
 static void randomize(p256_point *R0, p256_point *R1, const uint8_t rnd[32])
 {
     fep256 l, l2, l3, one;
-    (void)fep256_frombytes(&l, rnd);
-    fep256_reduce_once(&l, &l);
-    fep256_one(&one);
-    fep256_cmov(&l, &one, fep256_iszero(&l));
-    fep256_sqr(&l2, &l);
-    fep256_mul(&l3, &l2, &l);
-    fep256_mul(&R0->x, &R0->x, &l2);
-    fep256_mul(&R1->x, &R1->x, &l2);
-    fep256_mul(&R0->y, &R0->y, &l3);
-    fep256_mul(&R1->y, &R1->y, &l3);
+    (void)mb_fep256_frombytes(&l, rnd);
+    mb_fep256_reduce_once(&l, &l);
+    mb_fep256_one(&one);
+    mb_fep256_cmov(&l, &one, mb_fep256_iszero(&l));
+    mb_fep256_sqr(&l2, &l);
+    mb_fep256_mul(&l3, &l2, &l);
+    mb_fep256_mul(&R0->x, &R0->x, &l2);
+    mb_fep256_mul(&R1->x, &R1->x, &l2);
+    mb_fep256_mul(&R0->y, &R0->y, &l3);
+    mb_fep256_mul(&R1->y, &R1->y, &l3);
     mb_wipe(&l, sizeof l);
     mb_wipe(&l2, sizeof l2);
     mb_wipe(&l3, sizeof l3);
@@ -144,28 +145,25 @@ static void double_affine(p256_point *D, const p256_point *P)
     p256_point R0, R1;
     fep256 z, zi, t;
     xycz_idbl(&R0, &R1, P);
-    fep256_add(&z, &P->y, &P->y);      /* Z = 2y */
-    fep256_invert(&zi, &z);
-    fep256_sqr(&t, &zi);
-    fep256_mul(&D->x, &R1.x, &t);
-    fep256_mul(&t, &t, &zi);
-    fep256_mul(&D->y, &R1.y, &t);
+    mb_fep256_add(&z, &P->y, &P->y);   /* Z = 2y */
+    mb_fep256_invert(&zi, &z);
+    mb_fep256_sqr(&t, &zi);
+    mb_fep256_mul(&D->x, &R1.x, &t);
+    mb_fep256_mul(&t, &t, &zi);
+    mb_fep256_mul(&D->y, &R1.y, &t);
 }
 
-void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
-                     const uint8_t *rnd)
+void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
+                        const uint8_t *rnd)
 {
-    uint32_t kw[9], flip, bit, swap = 0;
+    uint32_t kw[9], flip, bit, swap;
     p256_point base;
     p256_ladder w;
-    fep256 *num = &w.t[1], *den = &w.t[4];   /* scratch p256_ladder_add leaves alone */
+    fep256 *num = &w.t[1], *den = &w.t[4];   /* scratch mb_p256_ladder_add leaves alone */
     int halve = 0;
-#ifndef MB_P256_ARCH_LADDER_LOOP
-    int i;
-#endif
 
     base = *P;
-    if (fep256_iszero(&P->x)) {        /* public: x(P) = 0 */
+    if (mb_fep256_iszero(&P->x)) {     /* public: x(P) = 0 */
         double_affine(&base, P);
         halve = 1;
     }
@@ -177,42 +175,33 @@ void p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     /* Invariant: R1 - R0 = P. Slot R0 holds R_b for the current bit b (masked swaps,
      * merged between iterations): (R_b, R_{1-b}) <- (R_b - R_{1-b}, R_b + R_{1-b}),
      * then (R_b, R_{1-b}) <- (2 R_b, R_b + R_{1-b}). */
-#ifdef MB_P256_ARCH_LADDER_LOOP
-    p256_ladder_loop(&w, kw);          /* the loop below, in one call */
+    mb_p256_ladder_loop(&w, kw);       /* bits 256..1 (p256_ladder_loop.c) */
     swap = (kw[0] >> 1) & 1u;
-#else
-    for (i = 256; i >= 1; i--) {
-        bit = (kw[i >> 5] >> (i & 31)) & 1u;
-        p256_ladder_cswap_addc(&w, swap ^ bit);
-        swap = bit;
-        p256_ladder_add(&w);
-    }
-#endif
     bit = kw[0] & 1u;
-    p256_ladder_cswap_addc(&w, swap ^ bit);
+    mb_p256_ladder_cswap_addc(&w, swap ^ bit);
 
     /* Now R0 = R_b - R_{1-b} = (-1)^(1-b) P = (xP Z^2, +-yP Z^3) for the unknown common
      * Z, and the last XYCZ-ADD multiplies Z by (X0 - X1). So
      * 1/Z_final = (+-yP) X0 / (xP Y0 (X0 - X1)): one inversion gives the affine result. */
-    fep256_neg(den, &base.y);
-    fep256_copy(num, &base.y);
-    fep256_cmov(num, den, bit ^ 1u);
-    fep256_mul(num, num, &w.R[0].x);
-    fep256_sub(den, &w.R[0].x, &w.R[1].x);
-    fep256_mul(den, den, &w.R[0].y);
-    fep256_mul(den, den, &base.x);
-    p256_ladder_add(&w);               /* R0 = 2 R_b, R1 = R_b + R_{1-b} */
-    fep256_cswap(&w.R[0].x, &w.R[1].x, bit);  /* the result is R_0 of the ladder */
-    fep256_cswap(&w.R[0].y, &w.R[1].y, bit);
+    mb_fep256_neg(den, &base.y);
+    mb_fep256_copy(num, &base.y);
+    mb_fep256_cmov(num, den, bit ^ 1u);
+    mb_fep256_mul(num, num, &w.R[0].x);
+    mb_fep256_sub(den, &w.R[0].x, &w.R[1].x);
+    mb_fep256_mul(den, den, &w.R[0].y);
+    mb_fep256_mul(den, den, &base.x);
+    mb_p256_ladder_add(&w);            /* R0 = 2 R_b, R1 = R_b + R_{1-b} */
+    mb_fep256_cswap(&w.R[0].x, &w.R[1].x, bit);  /* the result is R_0 of the ladder */
+    mb_fep256_cswap(&w.R[0].y, &w.R[1].y, bit);
 
-    fep256_invert(den, den);
-    fep256_mul(num, num, den);      /* 1/Z */
-    fep256_sqr(den, num);
-    fep256_mul(&R->x, &w.R[0].x, den);
-    fep256_mul(den, den, num);
-    fep256_mul(&R->y, &w.R[0].y, den);
-    fep256_neg(den, &R->y);
-    fep256_cmov(&R->y, den, flip);    /* k = n-1 was computed as 1: negate */
+    mb_fep256_invert(den, den);
+    mb_fep256_mul(num, num, den);   /* 1/Z */
+    mb_fep256_sqr(den, num);
+    mb_fep256_mul(&R->x, &w.R[0].x, den);
+    mb_fep256_mul(den, den, num);
+    mb_fep256_mul(&R->y, &w.R[0].y, den);
+    mb_fep256_neg(den, &R->y);
+    mb_fep256_cmov(&R->y, den, flip);  /* k = n-1 was computed as 1: negate */
 
     mb_wipe(kw, sizeof kw);
     mb_wipe(&w, sizeof w);

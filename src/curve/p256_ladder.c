@@ -15,19 +15,19 @@
 static void xycz_add(p256_point *P, p256_point *Q, fep256 t[5])
 {
     fep256 *a = &t[0], *c = &t[2], *d = &t[3];
-    fep256_sub(a, &Q->x, &P->x);
-    fep256_sqr(a, a);
-    fep256_mul(&P->x, &P->x, a);       /* B */
-    fep256_mul(c, &Q->x, a);           /* C */
-    fep256_sub(d, &Q->y, &P->y);
-    fep256_sub(a, c, &P->x);
-    fep256_mul(&P->y, &P->y, a);       /* E */
-    fep256_sqr(a, d);
-    fep256_sub(a, a, &P->x);
-    fep256_sub(&Q->x, a, c);           /* X3 */
-    fep256_sub(a, &P->x, &Q->x);
-    fep256_mul(a, d, a);
-    fep256_sub(&Q->y, a, &P->y);       /* Y3 */
+    mb_fep256_sub(a, &Q->x, &P->x);
+    mb_fep256_sqr(a, a);
+    mb_fep256_mul(&P->x, &P->x, a);    /* B */
+    mb_fep256_mul(c, &Q->x, a);        /* C */
+    mb_fep256_sub(d, &Q->y, &P->y);
+    mb_fep256_sub(a, c, &P->x);
+    mb_fep256_mul(&P->y, &P->y, a);    /* E */
+    mb_fep256_sqr(a, d);
+    mb_fep256_sub(a, a, &P->x);
+    mb_fep256_sub(&Q->x, a, c);        /* X3 */
+    mb_fep256_sub(a, &P->x, &Q->x);
+    mb_fep256_mul(a, d, a);
+    mb_fep256_sub(&Q->y, a, &P->y);    /* Y3 */
 }
 
 /* XYCZ-ADDC, 5M + 3S: co-Z P, Q -> Q := P + Q, P := P - Q, sharing Z (xQ - xP).
@@ -36,35 +36,35 @@ static void xycz_add(p256_point *P, p256_point *Q, fep256 t[5])
 static void xycz_addc(p256_point *P, p256_point *Q, fep256 t[5])
 {
     fep256 *a = &t[0], *b = &t[1], *c = &t[2], *d = &t[3], *f = &t[4];
-    fep256_sub(a, &Q->x, &P->x);
-    fep256_sqr(a, a);
-    fep256_mul(b, &P->x, a);           /* B */
-    fep256_mul(c, &Q->x, a);           /* C */
-    fep256_sub(d, &Q->y, &P->y);       /* Y2 - Y1 */
-    fep256_add(f, &Q->y, &P->y);       /* Y2 + Y1 */
-    fep256_sub(a, c, b);
-    fep256_mul(&P->y, &P->y, a);       /* E */
-    fep256_add(c, b, c);               /* B + C */
-    fep256_sqr(a, d);
-    fep256_sub(&Q->x, a, c);           /* X3 */
-    fep256_sub(a, b, &Q->x);
-    fep256_mul(a, d, a);
-    fep256_sub(&Q->y, a, &P->y);       /* Y3 */
-    fep256_sqr(a, f);
-    fep256_sub(&P->x, a, c);           /* X3' */
-    fep256_sub(a, &P->x, b);
-    fep256_mul(a, f, a);
-    fep256_sub(&P->y, a, &P->y);       /* Y3' */
+    mb_fep256_sub(a, &Q->x, &P->x);
+    mb_fep256_sqr(a, a);
+    mb_fep256_mul(b, &P->x, a);        /* B */
+    mb_fep256_mul(c, &Q->x, a);        /* C */
+    mb_fep256_sub(d, &Q->y, &P->y);    /* Y2 - Y1 */
+    mb_fep256_add(f, &Q->y, &P->y);    /* Y2 + Y1 */
+    mb_fep256_sub(a, c, b);
+    mb_fep256_mul(&P->y, &P->y, a);    /* E */
+    mb_fep256_add(c, b, c);            /* B + C */
+    mb_fep256_sqr(a, d);
+    mb_fep256_sub(&Q->x, a, c);        /* X3 */
+    mb_fep256_sub(a, b, &Q->x);
+    mb_fep256_mul(a, d, a);
+    mb_fep256_sub(&Q->y, a, &P->y);    /* Y3 */
+    mb_fep256_sqr(a, f);
+    mb_fep256_sub(&P->x, a, c);        /* X3' */
+    mb_fep256_sub(a, &P->x, b);
+    mb_fep256_mul(a, f, a);
+    mb_fep256_sub(&P->y, a, &P->y);    /* Y3' */
 }
 
-void p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit)
+void mb_p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit)
 {
-    fep256_cswap(&w->R[0].x, &w->R[1].x, bit);
-    fep256_cswap(&w->R[0].y, &w->R[1].y, bit);
+    mb_fep256_cswap(&w->R[0].x, &w->R[1].x, bit);
+    mb_fep256_cswap(&w->R[0].y, &w->R[1].y, bit);
     xycz_addc(&w->R[0], &w->R[1], w->t);
 }
 
-void p256_ladder_add(p256_ladder *w)
+void mb_p256_ladder_add(p256_ladder *w)
 {
     xycz_add(&w->R[1], &w->R[0], w->t);
 }

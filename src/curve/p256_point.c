@@ -26,54 +26,55 @@ static const uint8_t GY_MONT[32] = {
     0xdd, 0xf2, 0x53, 0x57, 0xce, 0x95, 0x56, 0x0a
 };
 
-void p256_base_point(p256_point *G)
+void mb_p256_base_point(p256_point *G)
 {
-    fep256_load(&G->x, GX_MONT);
-    fep256_load(&G->y, GY_MONT);
+    mb_fep256_load(&G->x, GX_MONT);
+    mb_fep256_load(&G->y, GY_MONT);
 }
 
 /* rhs = x^3 - 3x + b = (x^2 - 3) x + b. */
 static void curve_rhs(fep256 *rhs, const fep256 *x)
 {
     fep256 t, three, b;
-    fep256_one(&three);
-    fep256_add(&t, &three, &three);
-    fep256_add(&three, &t, &three);
-    fep256_sqr(&t, x);
-    fep256_sub(&t, &t, &three);
-    fep256_mul(&t, &t, x);
-    fep256_load(&b, B_MONT);
-    fep256_add(rhs, &t, &b);
+    mb_fep256_one(&three);
+    mb_fep256_add(&t, &three, &three);
+    mb_fep256_add(&three, &t, &three);
+    mb_fep256_sqr(&t, x);
+    mb_fep256_sub(&t, &t, &three);
+    mb_fep256_mul(&t, &t, x);
+    mb_fep256_load(&b, B_MONT);
+    mb_fep256_add(rhs, &t, &b);
 }
 
-uint32_t p256_on_curve(const p256_point *P)
+/* 1 if (x, y) satisfies the curve equation, else 0 (public data). */
+static uint32_t on_curve(const p256_point *P)
 {
     fep256 lhs, rhs;
-    fep256_sqr(&lhs, &P->y);
+    mb_fep256_sqr(&lhs, &P->y);
     curve_rhs(&rhs, &P->x);
-    return fep256_equal(&lhs, &rhs);
+    return mb_fep256_equal(&lhs, &rhs);
 }
 
-int p256_decode(p256_point *P, const uint8_t *in, size_t len)
+int mb_p256_decode(p256_point *P, const uint8_t *in, size_t len)
 {
     uint32_t ok = 0;
     fep256 t;
     if (len == 65 && in[0] == 0x04) {
-        ok = fep256_frombytes(&P->x, in + 1) & fep256_frombytes(&P->y, in + 33);
+        ok = mb_fep256_frombytes(&P->x, in + 1) & mb_fep256_frombytes(&P->y, in + 33);
         if (ok) {
-            fep256_tomont(&P->x, &P->x);
-            fep256_tomont(&P->y, &P->y);
-            ok = p256_on_curve(P);
+            mb_fep256_tomont(&P->x, &P->x);
+            mb_fep256_tomont(&P->y, &P->y);
+            ok = on_curve(P);
         }
     } else if (len == 33 && (in[0] == 0x02 || in[0] == 0x03)) {
-        ok = fep256_frombytes(&P->x, in + 1);
+        ok = mb_fep256_frombytes(&P->x, in + 1);
         if (ok) {
-            fep256_tomont(&P->x, &P->x);
+            mb_fep256_tomont(&P->x, &P->x);
             curve_rhs(&t, &P->x);
-            ok = fep256_sqrt(&P->y, &t);
+            ok = mb_fep256_sqrt(&P->y, &t);
             /* y = 0 is impossible (no point of order 2), so -y has the other parity. */
-            fep256_neg(&t, &P->y);
-            fep256_cmov(&P->y, &t, fep256_isodd(&P->y) ^ (uint32_t)(in[0] & 1u));
+            mb_fep256_neg(&t, &P->y);
+            mb_fep256_cmov(&P->y, &t, mb_fep256_isodd(&P->y) ^ (uint32_t)(in[0] & 1u));
         }
     }
     if (!ok) {
@@ -83,22 +84,22 @@ int p256_decode(p256_point *P, const uint8_t *in, size_t len)
     return 0;
 }
 
-void p256_encode(uint8_t out[65], const p256_point *P)
+void mb_p256_encode(uint8_t out[65], const p256_point *P)
 {
     fep256 t;
     out[0] = 0x04;
-    fep256_frommont(&t, &P->x);
-    fep256_tobytes(out + 1, &t);
-    fep256_frommont(&t, &P->y);
-    fep256_tobytes(out + 33, &t);
+    mb_fep256_frommont(&t, &P->x);
+    mb_fep256_tobytes(out + 1, &t);
+    mb_fep256_frommont(&t, &P->y);
+    mb_fep256_tobytes(out + 33, &t);
     mb_wipe(&t, sizeof t);
 }
 
-void p256_encode_compressed(uint8_t out[33], const p256_point *P)
+void mb_p256_encode_compressed(uint8_t out[33], const p256_point *P)
 {
     fep256 t;
-    out[0] = (uint8_t)(0x02u | fep256_isodd(&P->y));
-    fep256_frommont(&t, &P->x);
-    fep256_tobytes(out + 1, &t);
+    out[0] = (uint8_t)(0x02u | mb_fep256_isodd(&P->y));
+    mb_fep256_frommont(&t, &P->x);
+    mb_fep256_tobytes(out + 1, &t);
     mb_wipe(&t, sizeof t);
 }

@@ -2,7 +2,10 @@
 /*
  * GF(2^255-19), radix 2^16: 16 x 16-bit limbs (seed 000's MSP430 representation).
  * A value is any integer in [0, 2^256); results are reduced mod 2^256-38 = 2p only
- * (they fit in 256 bits); fe25519_tobytes reduces mod p.
+ * (they fit in 256 bits); mb_fe25519_tobytes reduces mod p.
+ *
+ * Encoding and decoding live in fe25519_io_r16.c, so that an arch/<chip>/ backend
+ * replaces this arithmetic file whole and keeps those.
  *
  * Written for a 16-bit int: every product is formed as uint32_t * uint32_t of values
  * below 2^16 (a 16x16->32 multiply), every intermediate is uint32_t, and no shift
@@ -43,7 +46,7 @@ static void fold38(uint16_t h[NL], uint32_t c)
 
 /* Bounds: any 256-bit f, g. Post: h = f + g mod 2^256-38, h < 2^256.
  * CT: f, g secret; straight-line adds, carries by shifts. */
-void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint32_t w = 0;
     int i;
@@ -60,7 +63,7 @@ void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
  * f - g + (2^256-38). If that borrows again, the value is >= 2^256-38 after wrapping,
  * so limb 0 is >= 2^16-38 and the last subtraction of 38 cannot borrow.
  * CT: f, g secret; borrows are taken from the sign bit, never compared. */
-void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint32_t w = 0;
     uint32_t b;
@@ -109,7 +112,7 @@ static inline uint16_t column_out(uint32_t lo, uint32_t hi, uint32_t *c)
 /* Bounds: any 256-bit f, g. Post: h = f * g mod 2^256-38, h < 2^256.
  * Product scanning, column by column (see column_out); then 2^256 = 38.
  * CT: f, g secret; loop bounds depend on the public column index only. */
-void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint16_t t[2 * NL];
     uint32_t c = 0, lo, hi, p;
@@ -132,7 +135,7 @@ void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 /* Bounds: any 256-bit f. Post: h = f^2 mod 2^256-38, h < 2^256.
  * Cross products f_i f_j (i < j) once, doubled by a shift, then the squares added.
  * CT: f secret; fixed loops, no data-dependent index or branch. */
-void fe25519_sqr(fe25519 *h, const fe25519 *f)
+void mb_fe25519_sqr(fe25519 *h, const fe25519 *f)
 {
     uint16_t t[2 * NL];
     uint32_t w;
@@ -176,7 +179,7 @@ void fe25519_sqr(fe25519 *h, const fe25519 *f)
  * limb i receives 0xDB42 f_i + f_(i-1) + c <= 2^32-1 (c < 2^16). What leaves bit 256
  * is c + f_15 < 2^17; it is folded back as 38 (c + f_15).
  * CT: f secret; fixed loop. */
-void fe25519_mul121666(fe25519 *h, const fe25519 *f)
+void mb_fe25519_mul121666(fe25519 *h, const fe25519 *f)
 {
     uint32_t w = 0, hi;
     uint16_t prev = 0, t[NL];
@@ -195,7 +198,7 @@ void fe25519_mul121666(fe25519 *h, const fe25519 *f)
 }
 
 /* Pre: bit in {0,1}. CT: bit is secret; a mask, never a branch. */
-void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
+void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
 {
     uint16_t m = (uint16_t)ct_mask32(bit);
     int i;
@@ -204,34 +207,6 @@ void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
         f->v[i] ^= x;
         g->v[i] ^= x;
     }
-}
-
-/* Post: h = s mod 2^255 (bit 255 ignored), h < 2^255.
- * CT: s may be secret; loads at fixed positions. */
-void fe25519_frombytes(fe25519 *h, const uint8_t s[32])
-{
-    int i;
-    for (i = 0; i < NL; i++) h->v[i] = (uint16_t)(s[2 * i] | ((uint16_t)s[2 * i + 1] << 8));
-    h->v[NL - 1] &= 0x7fffu;
-}
-
-/* Post: s = h mod p, canonical (< p), little-endian. CT: h secret. */
-void fe25519_tobytes(uint8_t s[32], const fe25519 *h)
-{
-    int i;
-    for (i = 0; i < NL; i++) {
-        s[2 * i] = (uint8_t)h->v[i];
-        s[2 * i + 1] = (uint8_t)(h->v[i] >> 8);
-    }
-    fe25519_canonical_bytes(s);
-}
-
-/* Post: h = c. c is a public constant. */
-void fe25519_set(fe25519 *h, uint16_t c)
-{
-    int i;
-    h->v[0] = c;
-    for (i = 1; i < NL; i++) h->v[i] = 0;
 }
 
 #endif /* MB_RADIX == 16 */

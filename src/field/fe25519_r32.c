@@ -2,7 +2,7 @@
 /*
  * GF(2^255-19), radix 2^32: 8 x 32-bit limbs, full radix (seed 002's Cortex-M4
  * representation). A value is any integer in [0, 2^256); results are reduced mod
- * 2^256-38 = 2p only (they fit in 256 bits); fe25519_tobytes reduces mod p.
+ * 2^256-38 = 2p only (they fit in 256 bits); mb_fe25519_tobytes reduces mod p.
  *
  * Encoding and decoding live in fe25519_io_r32.c, so that arch/cortex-m4/ replaces this
  * arithmetic file whole and keeps those.
@@ -36,7 +36,7 @@ static void fold38(uint32_t h[NL], uint32_t c)
 
 /* Bounds: any 256-bit f, g. Post: h = f + g mod 2^256-38, h < 2^256.
  * CT: f, g secret; straight-line adds, carries by shifts. */
-void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint64_t w = 0;
     int i;
@@ -53,7 +53,7 @@ void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
  * f - g + (2^256-38). If that borrows again, the value is >= 2^256-38 after wrapping,
  * so limb 0 is >= 2^32-38 and the last subtraction of 38 cannot borrow.
  * CT: f, g secret; borrows are taken from the sign bit, never compared. */
-void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint64_t w = 0;
     uint32_t b;
@@ -89,7 +89,7 @@ static void reduce512(uint32_t h[NL], const uint32_t t[2 * NL])
 /* Bounds: any 256-bit f, g. Post: h = f * g mod 2^256-38, h < 2^256.
  * Operand scanning: each step a*b + t + c <= (2^32-1)^2 + 2(2^32-1) = 2^64-1.
  * CT: f, g secret; fixed loops, no data-dependent index or branch. */
-void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint32_t t[2 * NL];
     uint64_t w;
@@ -111,7 +111,7 @@ void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 /* Bounds: any 256-bit f. Post: h = f^2 mod 2^256-38, h < 2^256.
  * Cross products f_i f_j (i < j) once, doubled by a shift, then the squares added.
  * CT: f secret; fixed loops, no data-dependent index or branch. */
-void fe25519_sqr(fe25519 *h, const fe25519 *f)
+void mb_fe25519_sqr(fe25519 *h, const fe25519 *f)
 {
     uint32_t t[2 * NL];
     uint64_t w;
@@ -150,7 +150,7 @@ void fe25519_sqr(fe25519 *h, const fe25519 *f)
 
 /* Bounds: any 256-bit f. Post: h = 121666 f mod 2^256-38, h < 2^256.
  * CT: f secret; fixed loop. */
-void fe25519_mul121666(fe25519 *h, const fe25519 *f)
+void mb_fe25519_mul121666(fe25519 *h, const fe25519 *f)
 {
     uint64_t w = 0;
     int i;
@@ -163,7 +163,7 @@ void fe25519_mul121666(fe25519 *h, const fe25519 *f)
 }
 
 /* Pre: bit in {0,1}. CT: bit is secret; a mask, never a branch. */
-void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
+void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
 {
     uint32_t m = ct_mask32(bit);
     int i;

@@ -7,7 +7,7 @@
  *   tight: every limb < 2^52. Output of mul, sqr, mul121666, frombytes, set.
  *   loose: every limb < 2^54. Output of add and sub.
  * add and sub take tight inputs; mul, sqr, mul121666, tobytes (and cswap, copy) take
- * loose ones. A value is not necessarily reduced; fe25519_tobytes reduces fully.
+ * loose ones. A value is not necessarily reduced; mb_fe25519_tobytes reduces fully.
  * CT: every function here treats all of its inputs as secret. Multiplications by the
  * constant 19 and 121666 and 64x64->128 multiplies are constant time on the 64-bit
  * hosts this backend is for.
@@ -35,7 +35,7 @@ static inline void carry(uint64_t h[5])
 
 /* Bounds: f, g tight. Post: h = f + g, loose (limbs < 2^53). No carry pass.
  * CT: f, g secret; five adds. */
-void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     int i;
     for (i = 0; i < 5; i++) h->v[i] = f->v[i] + g->v[i];
@@ -44,7 +44,7 @@ void fe25519_add(fe25519 *h, const fe25519 *f, const fe25519 *g)
 /* Bounds: f, g tight. Post: h = f - g mod p, loose (limbs < 2^52 + 2^53).
  * Adds 4p limb by limb (2^53-76, 2^53-4, ...), each above any tight limb: no underflow.
  * CT: f, g secret; straight-line arithmetic. */
-void fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_sub(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     h->v[0] = (f->v[0] + 0x1fffffffffffb4u) - g->v[0];
     h->v[1] = (f->v[1] + 0x1ffffffffffffcu) - g->v[1];
@@ -74,7 +74,7 @@ static inline void carry128(uint64_t h[5], u128 r0, u128 r1, u128 r2, u128 r3, u
  * 2^255 = 19: products landing at 2^255 and above come back times 19. Column sums are
  * below 5 * 2^54 * 19 * 2^54 < 2^115.
  * CT: f, g secret; straight-line 64x64->128 multiplies and adds. */
-void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
+void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t g0 = g->v[0], g1 = g->v[1], g2 = g->v[2], g3 = g->v[3], g4 = g->v[4];
@@ -92,7 +92,7 @@ void fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g)
 /* Bounds: f loose. Post: h = f^2 mod p, tight. Cross terms once, doubled (38 = 2 * 19
  * factors are < 2^60, products < 2^114, columns < 2^115).
  * CT: f secret; straight-line multiplies and adds. */
-void fe25519_sqr(fe25519 *h, const fe25519 *f)
+void mb_fe25519_sqr(fe25519 *h, const fe25519 *f)
 {
     uint64_t f0 = f->v[0], f1 = f->v[1], f2 = f->v[2], f3 = f->v[3], f4 = f->v[4];
     uint64_t f0_2 = 2 * f0, f1_2 = 2 * f1;
@@ -110,14 +110,14 @@ void fe25519_sqr(fe25519 *h, const fe25519 *f)
 
 /* Bounds: f loose. Post: h = 121666 f mod p, tight.
  * CT: f secret; fixed loop. */
-void fe25519_mul121666(fe25519 *h, const fe25519 *f)
+void mb_fe25519_mul121666(fe25519 *h, const fe25519 *f)
 {
     carry128(h->v, (u128)f->v[0] * 121666u, (u128)f->v[1] * 121666u,
              (u128)f->v[2] * 121666u, (u128)f->v[3] * 121666u, (u128)f->v[4] * 121666u);
 }
 
 /* Pre: bit in {0,1}. CT: bit is secret; a mask, never a branch. */
-void fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
+void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
 {
     uint32_t m32 = ct_mask32(bit);
     uint64_t m = ((uint64_t)m32 << 32) | m32;
@@ -136,7 +136,7 @@ static uint64_t load64_le(const uint8_t *p)
 
 /* Post: h = s mod 2^255 (bit 255 ignored), limbs < 2^51 (tight).
  * CT: s may be secret; loads at fixed positions. */
-void fe25519_frombytes(fe25519 *h, const uint8_t s[32])
+void mb_fe25519_frombytes(fe25519 *h, const uint8_t s[32])
 {
     uint64_t w0 = load64_le(s), w1 = load64_le(s + 8), w2 = load64_le(s + 16), w3 = load64_le(s + 24);
     h->v[0] = w0 & MASK51;
@@ -152,7 +152,7 @@ void fe25519_frombytes(fe25519 *h, const uint8_t s[32])
  * below 2^255 + 19 < 2p. The q chain is the carry of h + 19 into bit 255: q = 1 iff
  * h >= p. Adding 19q, carrying and dropping bit 255 then subtracts qp.
  * CT: h secret; the choice between h and h - p is a mask. */
-void fe25519_tobytes(uint8_t s[32], const fe25519 *h)
+void mb_fe25519_tobytes(uint8_t s[32], const fe25519 *h)
 {
     uint64_t t[5], q, c;
     int i;
@@ -186,7 +186,7 @@ void fe25519_tobytes(uint8_t s[32], const fe25519 *h)
 }
 
 /* Post: h = c (tight). c is a public constant. */
-void fe25519_set(fe25519 *h, uint16_t c)
+void mb_fe25519_set(fe25519 *h, uint16_t c)
 {
     h->v[0] = c;
     h->v[1] = h->v[2] = h->v[3] = h->v[4] = 0;

@@ -28,81 +28,62 @@ static const uint8_t N_BYTES[32] = {
     0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51
 };
 
-void fep256_load(fep256 *h, const uint8_t s[32])
+void mb_fep256_load(fep256 *h, const uint8_t s[32])
 {
-    (void)fep256_frombytes(h, s);
+    (void)mb_fep256_frombytes(h, s);
 }
 
-void fep256_copy(fep256 *h, const fep256 *f)
+void mb_fep256_copy(fep256 *h, const fep256 *f)
 {
     *h = *f;
 }
 
-void fep256_zero(fep256 *h)
+void mb_fep256_one(fep256 *h)
 {
-    mb_wipe(h, sizeof *h);
+    mb_fep256_load(h, R_MOD_P);
 }
 
-void fep256_one(fep256 *h)
-{
-    fep256_load(h, R_MOD_P);
-}
-
-void fep256_neg(fep256 *h, const fep256 *f)
+void mb_fep256_neg(fep256 *h, const fep256 *f)
 {
     fep256 z;
-    fep256_zero(&z);
-    fep256_sub(h, &z, f);
+    mb_wipe(&z, sizeof z);           /* z = 0 */
+    mb_fep256_sub(h, &z, f);
 }
 
-void fep256_tomont(fep256 *h, const fep256 *f)
+void mb_fep256_tomont(fep256 *h, const fep256 *f)
 {
     fep256 r2;
-    fep256_load(&r2, R2_MOD_P);
-    fep256_mul(h, f, &r2);
+    mb_fep256_load(&r2, R2_MOD_P);
+    mb_fep256_mul(h, f, &r2);
 }
 
-void fep256_frommont(fep256 *h, const fep256 *f)
+void mb_fep256_frommont(fep256 *h, const fep256 *f)
 {
     static const uint8_t one[32] = { [31] = 1 };
     fep256 t;
-    fep256_load(&t, one);
-    fep256_mul(h, f, &t);
+    mb_fep256_load(&t, one);
+    mb_fep256_mul(h, f, &t);
 }
-
-#ifdef MB_FEP256_ARCH_SQR_N
-/* h = f^(2^k), k >= 1 public: an architecture backend's loop with f kept in registers
- * (arch/cortex-m4/fep256_mul.S). */
-void fep256_sqr_n(fep256 *h, const fep256 *f, int k);
-#define sqr_n fep256_sqr_n
-#else
-/* h = f^(2^k). */
-static void sqr_n(fep256 *h, const fep256 *f, int k)
-{
-    fep256_sqr(h, f);
-    while (--k > 0) fep256_sqr(h, h);
-}
-#endif
 
 /* x32 = f^(2^32 - 1) and x30 = f^(2^30 - 1) (the shared prefix of both chains):
  * 31 squarings, 7 multiplications. x2 = f^3 is also returned. */
 static void pow_ones(fep256 *x32, fep256 *x30, fep256 *x2, const fep256 *f)
 {
     fep256 x3, x6, t;
-    fep256_sqr(&t, f);
-    fep256_mul(x2, &t, f);           /* 2^2 - 1 */
-    fep256_sqr(&t, x2);
-    fep256_mul(&x3, &t, f);          /* 2^3 - 1 */
-    sqr_n(&t, &x3, 3);
-    fep256_mul(&x6, &t, &x3);        /* 2^6 - 1 */
-    sqr_n(&t, &x6, 6);
-    fep256_mul(&t, &t, &x6);         /* 2^12 - 1 */
-    sqr_n(&t, &t, 3);
-    fep256_mul(x30, &t, &x3);        /* 2^15 - 1 (x30 used as scratch) */
-    sqr_n(&t, x30, 15);
-    fep256_mul(x30, &t, x30);        /* 2^30 - 1 */
-    sqr_n(&t, x30, 2);
-    fep256_mul(x32, &t, x2);         /* 2^32 - 1 */
+    mb_fep256_sqr(&t, f);
+    mb_fep256_mul(x2, &t, f);        /* 2^2 - 1 */
+    mb_fep256_sqr(&t, x2);
+    mb_fep256_mul(&x3, &t, f);       /* 2^3 - 1 */
+    mb_fep256_sqr_n(&t, &x3, 3);
+    mb_fep256_mul(&x6, &t, &x3);     /* 2^6 - 1 */
+    mb_fep256_sqr_n(&t, &x6, 6);
+    mb_fep256_mul(&t, &t, &x6);      /* 2^12 - 1 */
+    mb_fep256_sqr_n(&t, &t, 3);
+    mb_fep256_mul(x30, &t, &x3);     /* 2^15 - 1 (x30 used as scratch) */
+    mb_fep256_sqr_n(&t, x30, 15);
+    mb_fep256_mul(x30, &t, x30);     /* 2^30 - 1 */
+    mb_fep256_sqr_n(&t, x30, 2);
+    mb_fep256_mul(x32, &t, x2);      /* 2^32 - 1 */
     mb_wipe(&x3, sizeof x3);
     mb_wipe(&x6, sizeof x6);
     mb_wipe(&t, sizeof t);
@@ -111,21 +92,21 @@ static void pow_ones(fep256 *x32, fep256 *x30, fep256 *x2, const fep256 *f)
 /* p - 2 = ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff fffffffd:
  * 32 ones, 31 zeros and a one, 96 zeros, 64 ones, 30 ones, 0, 1.
  * 31 + 32 + 96 + 32 + 32 + 30 + 2 = 255 squarings, 7 + 5 = 12 multiplications. */
-void fep256_invert(fep256 *h, const fep256 *f)
+void mb_fep256_invert(fep256 *h, const fep256 *f)
 {
     fep256 x32, x30, x2, t;
     pow_ones(&x32, &x30, &x2, f);
-    sqr_n(&t, &x32, 32);
-    fep256_mul(&t, &t, f);           /* ffffffff 00000001 */
-    sqr_n(&t, &t, 96);               /* ... 96 zero bits */
-    sqr_n(&t, &t, 32);
-    fep256_mul(&t, &t, &x32);        /* ffffffff */
-    sqr_n(&t, &t, 32);
-    fep256_mul(&t, &t, &x32);        /* ffffffff */
-    sqr_n(&t, &t, 30);
-    fep256_mul(&t, &t, &x30);        /* 30 ones */
-    sqr_n(&t, &t, 2);
-    fep256_mul(h, &t, f);            /* 01 */
+    mb_fep256_sqr_n(&t, &x32, 32);
+    mb_fep256_mul(&t, &t, f);        /* ffffffff 00000001 */
+    mb_fep256_sqr_n(&t, &t, 96);     /* ... 96 zero bits */
+    mb_fep256_sqr_n(&t, &t, 32);
+    mb_fep256_mul(&t, &t, &x32);     /* ffffffff */
+    mb_fep256_sqr_n(&t, &t, 32);
+    mb_fep256_mul(&t, &t, &x32);     /* ffffffff */
+    mb_fep256_sqr_n(&t, &t, 30);
+    mb_fep256_mul(&t, &t, &x30);     /* 30 ones */
+    mb_fep256_sqr_n(&t, &t, 2);
+    mb_fep256_mul(h, &t, f);         /* 01 */
     mb_wipe(&x32, sizeof x32);
     mb_wipe(&x30, sizeof x30);
     mb_wipe(&x2, sizeof x2);
@@ -134,19 +115,19 @@ void fep256_invert(fep256 *h, const fep256 *f)
 
 /* (p+1)/4 = 2^254 - 2^222 + 2^190 + 2^94: 32 ones (bits 253..222), a one at bit 190,
  * a one at bit 94. 31 + 32 + 96 + 94 = 253 squarings, 7 + 2 = 9 multiplications. */
-uint32_t fep256_sqrt(fep256 *h, const fep256 *f)
+uint32_t mb_fep256_sqrt(fep256 *h, const fep256 *f)
 {
     fep256 x32, x30, x2, t;
     uint32_t ok;
     pow_ones(&x32, &x30, &x2, f);
-    sqr_n(&t, &x32, 32);
-    fep256_mul(&t, &t, f);
-    sqr_n(&t, &t, 96);
-    fep256_mul(&t, &t, f);
-    sqr_n(&t, &t, 94);
-    fep256_sqr(&x2, &t);
-    ok = fep256_equal(&x2, f);
-    fep256_copy(h, &t);
+    mb_fep256_sqr_n(&t, &x32, 32);
+    mb_fep256_mul(&t, &t, f);
+    mb_fep256_sqr_n(&t, &t, 96);
+    mb_fep256_mul(&t, &t, f);
+    mb_fep256_sqr_n(&t, &t, 94);
+    mb_fep256_sqr(&x2, &t);
+    ok = mb_fep256_equal(&x2, f);
+    mb_fep256_copy(h, &t);
     mb_wipe(&x32, sizeof x32);
     mb_wipe(&x30, sizeof x30);
     mb_wipe(&x2, sizeof x2);
@@ -154,23 +135,23 @@ uint32_t fep256_sqrt(fep256 *h, const fep256 *f)
     return ok;
 }
 
-uint32_t fep256_equal(const fep256 *f, const fep256 *g)
+uint32_t mb_fep256_equal(const fep256 *f, const fep256 *g)
 {
     fep256 d;
     uint32_t z;
-    fep256_sub(&d, f, g);
-    z = fep256_iszero(&d);
+    mb_fep256_sub(&d, f, g);
+    z = mb_fep256_iszero(&d);
     mb_wipe(&d, sizeof d);
     return z;
 }
 
-uint32_t fep256_isodd(const fep256 *f)
+uint32_t mb_fep256_isodd(const fep256 *f)
 {
     fep256 t;
     uint8_t s[32];
     uint32_t odd;
-    fep256_frommont(&t, f);
-    fep256_tobytes(s, &t);
+    mb_fep256_frommont(&t, f);
+    mb_fep256_tobytes(s, &t);
     odd = s[31] & 1u;
     mb_wipe(&t, sizeof t);
     mb_wipe(s, sizeof s);
@@ -179,7 +160,7 @@ uint32_t fep256_isodd(const fep256 *f)
 
 /* CT: k secret. A borrow chain of k - n from the last byte decides k < n; the OR of
  * all bytes decides k != 0; neither branches nor indexes on k. */
-uint32_t p256_scalar_ok(const uint8_t k[32])
+uint32_t mb_p256_scalar_ok(const uint8_t k[32])
 {
     uint32_t borrow = 0, acc = 0, d;
     int i;

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(p256), radix 2^16: 16 x 16-bit limbs (MSP430 representation, seed 001). The body
- * is the shared portable Montgomery code in fep256_mont.h; this file fixes the limb size
- * and where p256's 16-bit word pattern (0xFFFF, 0x0000, 0x0001) sends each digit.
- * Products are 16x16->32 bits; on MSP430 they become calls to the __mspabi_mpy*
- * runtime of platforms/msp430fr5969/ (constant time there).
+ * GF(p256), radix 2^16: 16 x 16-bit limbs (MSP430 representation, seed 001).
+ * The backend's operations other than the arithmetic (fep256_mont.inc); add, sub, mul,
+ * sqr and sqr_n are in fep256_arith_r16.c, which arch/<chip>/ may replace whole.
  * CT: every function treats all of its inputs as secret.
  */
 #include "field/fep256.h"
@@ -12,36 +10,7 @@
 
 #if MB_RADIX == 16
 
-typedef uint16_t limb;
-typedef uint32_t dlimb;
-#define LB 16
-#define NL 16
-
-/* p, little-endian 16-bit words. */
-static const limb MB_P[NL] = {
-    0xFFFFu, 0xFFFFu, 0xFFFFu, 0xFFFFu, 0xFFFFu, 0xFFFFu, 0x0000u, 0x0000u,
-    0x0000u, 0x0000u, 0x0000u, 0x0000u, 0x0001u, 0x0000u, 0xFFFFu, 0xFFFFu
-};
-
-/* p + 1 in 16-bit words has a 1 in words 6 and 12 and 0xFFFF in words 14 and 15:
- * digit q_j adds q_j to columns j+6 and j+12, and (2^32-1) q_j = q_j * 2^32 - q_j as
- * three words to columns j+14 (-q_j mod 2^16), j+15 (0xFFFF if q_j != 0, else 0) and
- * j+16 (q_j - [q_j != 0]).
- * Bounds: returns < 5 * 2^16. CT: q secret; k is a public column index. */
-static dlimb red_col(const limb q[NL], int k)
-{
-    dlimb s = 0, m;
-    if (k >= 6 && k - 6 < NL) s += q[k - 6];
-    if (k >= 12 && k - 12 < NL) s += q[k - 12];
-    if (k >= 14 && k - 14 < NL) s += (limb)(0u - q[k - 14]);
-    if (k >= 15 && k - 15 < NL) s += (limb)(((dlimb)0 - q[k - 15]) >> LB);
-    if (k >= 16 && k - 16 < NL) {
-        m = ((dlimb)0 - q[k - 16]) >> LB;
-        s += (limb)(q[k - 16] + m);
-    }
-    return s;
-}
-
-#include "field/fep256_mont.h"
+#include "field/fep256_limbs.inc"
+#include "field/fep256_mont.inc"
 
 #endif

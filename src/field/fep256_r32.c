@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(p256), radix 2^32: 8 x 32-bit limbs (Cortex-M4 representation). The body is the
- * shared portable Montgomery code in fep256_mont.h; this file fixes the limb size and
- * where p256's word pattern sends each Montgomery digit.
+ * GF(p256), radix 2^32: 8 x 32-bit limbs (Cortex-M4 representation).
+ * The backend's operations other than the arithmetic (fep256_mont.inc); add, sub, mul,
+ * sqr and sqr_n are in fep256_arith_r32.c, which arch/<chip>/ may replace whole.
  * CT: every function treats all of its inputs as secret.
  */
 #include "field/fep256.h"
@@ -10,33 +10,7 @@
 
 #if MB_RADIX == 32
 
-typedef uint32_t limb;
-typedef uint64_t dlimb;
-#define LB 32
-#define NL 8
-
-/* p, little-endian 32-bit words. */
-static const limb MB_P[NL] = {
-    0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0x00000000u,
-    0x00000000u, 0x00000000u, 0x00000001u, 0xFFFFFFFFu
-};
-
-#ifndef MB_FEP256_ARCH_ARITH     /* only fep256_mul/sqr use it */
-/* p + 1 in 32-bit words is {0, 0, 0, 1, 0, 0, 1, 0xFFFFFFFF}: digit q_j adds q_j to
- * columns j+3 and j+6, and (2^32-1) q_j = q_j * 2^32 - q_j to columns j+7 (low word
- * -q_j mod 2^32) and j+8 (high word q_j - [q_j != 0]).
- * Bounds: returns < 4 * 2^32. CT: q secret; k is a public column index. */
-static dlimb red_col(const limb q[NL], int k)
-{
-    dlimb s = 0;
-    if (k >= 3 && k - 3 < NL) s += q[k - 3];
-    if (k >= 6 && k - 6 < NL) s += q[k - 6];
-    if (k >= 7 && k - 7 < NL) s += (limb)(0u - q[k - 7]);
-    if (k >= 8 && k - 8 < NL) s += (limb)(q[k - 8] + (limb)(((dlimb)0 - q[k - 8]) >> LB));
-    return s;
-}
-#endif
-
-#include "field/fep256_mont.h"
+#include "field/fep256_limbs.inc"
+#include "field/fep256_mont.inc"
 
 #endif

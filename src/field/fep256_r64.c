@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(p256), radix 2^64: 4 x 64-bit limbs, for 64-bit hosts with unsigned __int128. The
- * body is the shared portable Montgomery code in fep256_mont.h; this file fixes the limb
- * size and how p256's pattern looks in 64-bit words.
+ * GF(p256), radix 2^64: 4 x 64-bit limbs, for 64-bit hosts with unsigned __int128.
+ * The backend's operations other than the arithmetic (fep256_mont.inc); add, sub, mul,
+ * sqr and sqr_n are in fep256_arith_r64.c, which arch/<chip>/ may replace whole.
  * CT: every function treats all of its inputs as secret.
  */
 #include "field/fep256.h"
@@ -10,39 +10,7 @@
 
 #if MB_RADIX == 64
 
-typedef uint64_t limb;
-typedef unsigned __int128 dlimb;
-#define LB 64
-#define NL 4
-
-/* p, little-endian 64-bit words. */
-static const limb MB_P[NL] = {
-    0xFFFFFFFFFFFFFFFFu, 0x00000000FFFFFFFFu, 0x0000000000000000u, 0xFFFFFFFF00000001u
-};
-
-/* p + 1 in 64-bit words is {0, 2^32, 0, 2^64 - 2^32 + 1}. Digit q_j adds q_j * 2^32 to
- * columns j+1 (q_j << 32) and j+2 (q_j >> 32), and q_j * (2^64 - 2^32 + 1)
- * = (q_j - (q_j >> 32)) * 2^64 + (q_j - (q_j << 32 mod 2^64)) to columns j+3 and j+4,
- * the low part's borrow taken from the high part. Shifts and subtractions only.
- * Bounds: returns < 4 * 2^64. CT: q secret; k is a public column index. */
-static dlimb red_col(const limb q[NL], int k)
-{
-    dlimb s = 0, d;
-    limb t;
-    if (k >= 1 && k - 1 < NL) s += (limb)(q[k - 1] << 32);
-    if (k >= 2 && k - 2 < NL) s += q[k - 2] >> 32;
-    if (k >= 3 && k - 3 < NL) {
-        t = q[k - 3];
-        s += (limb)(t - (limb)(t << 32));
-    }
-    if (k >= 4 && k - 4 < NL) {
-        t = q[k - 4];
-        d = (dlimb)t - (limb)(t << 32);             /* negative: borrow from the high word */
-        s += (limb)(t - (t >> 32) + (limb)(d >> 64));
-    }
-    return s;
-}
-
-#include "field/fep256_mont.h"
+#include "field/fep256_limbs.inc"
+#include "field/fep256_mont.inc"
 
 #endif

@@ -23,9 +23,9 @@ static const uint8_t zero16[16] = { 0 };
 static void secretbox_start(uint8_t subkey[32], uint8_t in[16], uint8_t block0[64],
                             const uint8_t n[24], const uint8_t k[32])
 {
-    xsalsa20_setup(subkey, in, n, k);
-    salsa20_block(block0, in, subkey);
-    salsa20_next(in);
+    mb_xsalsa20_setup(subkey, in, n, k);
+    mb_salsa20_block(block0, in, subkey);
+    mb_salsa20_next(in);
 }
 
 /* out[i] = (x[i] ^ keystream[i]) & mask over the message keystream: block[32..64) of
@@ -40,8 +40,8 @@ static void xor_masked(uint8_t *out, const uint8_t *x, size_t len, uint8_t block
     for (len -= n; len > 0; len -= n) {
         out += n;
         x += n;
-        salsa20_block(block, in, subkey);
-        salsa20_next(in);
+        mb_salsa20_block(block, in, subkey);
+        mb_salsa20_next(in);
         n = len < 64 ? len : 64;
         for (i = 0; i < n; i++) out[i] = (uint8_t)((x[i] ^ block[i]) & mask);
     }
@@ -57,10 +57,10 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
     int i;
 
     secretbox_start(subkey, in, block0, n, k);
-    poly1305_init(&mac, block0);
+    mb_poly1305_init(&mac, block0);
     xor_masked(c, m, mlen, block0, in, subkey, mask);
-    poly1305_update(&mac, c, mlen);
-    poly1305_final(&mac, tag);
+    mb_poly1305_update(&mac, c, mlen);
+    mb_poly1305_final(&mac, tag);
     for (i = 0; i < 16; i++) tag[i] &= mask;
     mb_wipe(subkey, sizeof subkey);
     mb_wipe(block0, sizeof block0);
@@ -78,9 +78,9 @@ static uint32_t open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uin
     uint32_t ok;
 
     secretbox_start(subkey, in, block0, n, k);
-    poly1305_init(&mac, block0);
-    poly1305_update(&mac, c, clen);
-    poly1305_final(&mac, t);
+    mb_poly1305_init(&mac, block0);
+    mb_poly1305_update(&mac, c, clen);
+    mb_poly1305_final(&mac, t);
     ok = ok_in & (uint32_t)(mb_verify16(t, tag) + 1);   /* verify16: 0 or -1 */
     xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(ok));
     mb_wipe(subkey, sizeof subkey);
@@ -127,7 +127,7 @@ static uint32_t beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[3
     uint32_t ok;
     int i;
     ok = (uint32_t)(mb_x25519(s, sk, pk) + 1);   /* 0 or -1 -> 1 or 0 */
-    hsalsa20(k, zero16, s, salsa20_sigma);
+    mb_hsalsa20_core(k, zero16, s, mb_salsa20_sigma);
     mask = (uint8_t)ct_mask32(ok);
     for (i = 0; i < 32; i++) k[i] &= mask;
     mb_wipe(s, sizeof s);

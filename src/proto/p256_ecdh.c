@@ -32,11 +32,11 @@ int mb_p256_base(uint8_t pk[65], const uint8_t sk[32])
 {
     p256_point G, R;
     uint8_t k[32];
-    uint32_t ok = p256_scalar_ok(sk);
+    uint32_t ok = mb_p256_scalar_ok(sk);
     scalar_or_one(k, sk, ok);
-    p256_base_point(&G);
-    p256_scalarmult(&R, k, &G, NULL);
-    p256_encode(pk, &R);
+    mb_p256_base_point(&G);
+    mb_p256_scalarmult(&R, k, &G, NULL);
+    mb_p256_encode(pk, &R);
     keep_if(pk, 65, ok);
     mb_wipe(&R, sizeof R);
     mb_wipe(k, sizeof k);
@@ -52,15 +52,15 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     fep256 x;
     uint8_t k[32];
     uint32_t ok;
-    if (pk == NULL || p256_decode(&P, pk, pklen) != 0) {
+    if (pk == NULL || mb_p256_decode(&P, pk, pklen) != 0) {
         mb_wipe(shared, 32);
         return -1;
     }
-    ok = p256_scalar_ok(sk);
+    ok = mb_p256_scalar_ok(sk);
     scalar_or_one(k, sk, ok);
-    p256_scalarmult(&R, k, &P, rnd);
-    fep256_frommont(&x, &R.x);
-    fep256_tobytes(shared, &x);
+    mb_p256_scalarmult(&R, k, &P, rnd);
+    mb_fep256_frommont(&x, &R.x);
+    mb_fep256_tobytes(shared, &x);
     keep_if(shared, 32, ok);
     mb_wipe(&R, sizeof R);
     mb_wipe(&x, sizeof x);
@@ -82,21 +82,21 @@ int mb_p256_ecdh_randomized(uint8_t shared[32], const uint8_t sk[32], const uint
 int mb_p256_compress(uint8_t out[33], const uint8_t pk[65])
 {
     p256_point P;
-    if (p256_decode(&P, pk, 65) != 0) {
+    if (mb_p256_decode(&P, pk, 65) != 0) {
         mb_wipe(out, 33);
         return -1;
     }
-    p256_encode_compressed(out, &P);
+    mb_p256_encode_compressed(out, &P);
     return 0;
 }
 
 int mb_p256_decompress(uint8_t out[65], const uint8_t pk[33])
 {
     p256_point P;
-    if (p256_decode(&P, pk, 33) != 0) {
+    if (mb_p256_decode(&P, pk, 33) != 0) {
         mb_wipe(out, 65);
         return -1;
     }
-    p256_encode(out, &P);
+    mb_p256_encode(out, &P);
     return 0;
 }

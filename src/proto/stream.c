@@ -36,10 +36,10 @@ void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[2
 {
     struct stream_state *st = state_of(s);
     mb_wipe(s, sizeof *s);
-    xsalsa20_setup(st->subkey, st->in, n, k);
-    salsa20_block(st->ks, st->in, st->subkey);
-    salsa20_next(st->in);
-    poly1305_init(&st->mac, st->ks);
+    mb_xsalsa20_setup(st->subkey, st->in, n, k);
+    mb_salsa20_block(st->ks, st->in, st->subkey);
+    mb_salsa20_next(st->in);
+    mb_poly1305_init(&st->mac, st->ks);
     mb_wipe(st->ks, 32);
     st->pos = 32;
 }
@@ -78,14 +78,14 @@ void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t
     size_t n;
     while (len > 0) {
         if (st->pos == 64) {
-            salsa20_block(st->ks, st->in, st->subkey);
-            salsa20_next(st->in);
+            mb_salsa20_block(st->ks, st->in, st->subkey);
+            mb_salsa20_next(st->in);
             st->pos = 0;
         }
         n = 64 - (size_t)st->pos;
         if (n > len) n = len;
         xor_used_keystream(c, m, st->ks + st->pos, n);
-        poly1305_update(&st->mac, c, n);
+        mb_poly1305_update(&st->mac, c, n);
         st->pos += (uint32_t)n;
         c += n;
         m += n;
@@ -97,7 +97,7 @@ void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t
 void mb_box_stream_final(mb_box_stream *s, uint8_t tag[16])
 {
     struct stream_state *st = state_of(s);
-    poly1305_final(&st->mac, tag);
+    mb_poly1305_final(&st->mac, tag);
     mb_wipe(s, sizeof *s);
 }
 
@@ -112,17 +112,17 @@ static int twopass_mac(uint8_t t[16], const uint8_t polykey[32], size_t clen,
 {
     poly1305_state mac;
     size_t off = 0, n;
-    poly1305_init(&mac, polykey);
+    mb_poly1305_init(&mac, polykey);
     while (off < clen) {
         n = clen - off < TWOPASS_CHUNK ? clen - off : TWOPASS_CHUNK;
         if (read(ctx, off, buf, n) != 0) {
             mb_wipe(&mac, sizeof mac);
             return -1;
         }
-        poly1305_update(&mac, buf, n);
+        mb_poly1305_update(&mac, buf, n);
         off += n;
     }
-    poly1305_final(&mac, t);
+    mb_poly1305_final(&mac, t);
     return 0;
 }
 
@@ -138,9 +138,9 @@ int mb_secretbox_open_twopass(const uint8_t tag[16], size_t clen, const uint8_t 
     size_t off, len, i;
     int r = -1;
 
-    xsalsa20_setup(subkey, in, n, k);
-    salsa20_block(block0, in, subkey);
-    salsa20_next(in);
+    mb_xsalsa20_setup(subkey, in, n, k);
+    mb_salsa20_block(block0, in, subkey);
+    mb_salsa20_next(in);
 
     /* Pass 1: authenticate only. */
     if (twopass_mac(t, block0, clen, read, ctx, buf) != 0) goto done;
@@ -149,22 +149,22 @@ int mb_secretbox_open_twopass(const uint8_t tag[16], size_t clen, const uint8_t 
     /* Pass 2: read again, MAC, decrypt, write. Chunks follow the keystream blocks:
      * 32 bytes against block0[32..64), then 64 bytes per block, each generated into
      * block0 (whose Poly1305-key half is absorbed first). */
-    poly1305_init(&mac, block0);
+    mb_poly1305_init(&mac, block0);
     off = 0;
     while (off < clen) {
         len = off == 0 ? 32 : TWOPASS_CHUNK;
         if (len > clen - off) len = clen - off;
         if (read(ctx, off, buf, len) != 0) goto fail2;
-        poly1305_update(&mac, buf, len);
+        mb_poly1305_update(&mac, buf, len);
         if (off != 0) {
-            salsa20_block(block0, in, subkey);
-            salsa20_next(in);
+            mb_salsa20_block(block0, in, subkey);
+            mb_salsa20_next(in);
         }
         for (i = 0; i < len; i++) buf[i] ^= block0[(off == 0 ? 32 : 0) + i];
         if (write(ctx, off, buf, len) != 0) goto fail2;
         off += len;
     }
-    poly1305_final(&mac, t);
+    mb_poly1305_final(&mac, t);
     r = mb_verify16(t, tag);   /* -1 if the storage changed between the passes */
     goto done;
 fail2:

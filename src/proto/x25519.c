@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* X25519 key agreement (RFC 7748): clamping, the all-zero check, wiping. */
 #include "motebox.h"
-#include "curve/x25519.h"
+#include "curve/x25519_ladder.h"
 #include "util/ct.h"
 
 static const uint8_t base_u[32] = { 9 };
@@ -19,7 +19,7 @@ static int x25519_checked(uint8_t out[32], const uint8_t sk[32], const uint8_t u
     e[0] &= 248;
     e[31] &= 127;
     e[31] |= 64;
-    x25519_scalarmult(out, e, u, rnd);
+    mb_x25519_scalarmult(out, e, u, rnd);
     mb_wipe(e, sizeof e);
     nz = ct_nonzero32(ct_or_bytes(out, 32));     /* arithmetic, no comparison */
     return (int)nz - 1;

@@ -32,29 +32,30 @@ typedef struct {
 } poly1305_state;
 
 /* Start with the 32-byte one-time key k. CT: k secret. */
-void poly1305_init(poly1305_state *st, const uint8_t k[32]);
+void mb_poly1305_init(poly1305_state *st, const uint8_t k[32]);
 
 /* Absorb len bytes; any split gives the same result. CT: m and the state secret;
  * time depends on len and st->used only. */
-void poly1305_update(poly1305_state *st, const uint8_t *m, size_t len);
+void mb_poly1305_update(poly1305_state *st, const uint8_t *m, size_t len);
 
 /* Write the tag and wipe the state. CT: the state secret. */
-void poly1305_final(poly1305_state *st, uint8_t tag[16]);
+void mb_poly1305_final(poly1305_state *st, uint8_t tag[16]);
 
 /* --- The backend (poly1305_block.c or arch/<chip>/); only poly1305.c calls these. --- */
 
 /* st->r = r clamped (RFC 8439: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff), st->h = 0.
  * Only st->r and st->h are written. CT: r secret. */
-void poly1305_setkey(poly1305_state *st, const uint8_t r[16]);
+void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16]);
 
 /* For each of nblocks 16-byte blocks of m: h = (h + block + hibit * 2^128) * r mod
  * 2^130-5, partially reduced. hibit = 1 for full blocks, 0 for the padded last block;
  * nblocks = 0 does nothing. m need not be aligned.
  * CT: m and the state secret; time depends on nblocks only. */
-void poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks, uint32_t hibit);
+void mb_poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,
+                        uint32_t hibit);
 
 /* tag = ((h mod 2^130-5) + pad) mod 2^128, little-endian. Does not wipe (the caller
  * does). CT: h and pad secret; the final reduction selects with a mask. */
-void poly1305_emit(const poly1305_state *st, uint8_t tag[16]);
+void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16]);
 
 #endif

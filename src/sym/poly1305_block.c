@@ -11,7 +11,7 @@
 static uint64_t mul32(uint32_t a, uint32_t b) { return (uint64_t)a * b; }
 
 /* CT: r secret; loads and masks only. */
-void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
+void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
 {
     int i;
     /* r is clamped (RFC 8439: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) while it is split
@@ -24,7 +24,7 @@ void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
     for (i = 0; i < 5; i++) st->h[i] = 0;
 }
 
-/* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20.c):
+/* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20_core.c):
  * the loop form is about half the code on MSP430 at -Os, the unrolled form faster on
  * 32/64-bit targets. Default: compact for the 16-bit profile. */
 #ifndef MB_POLY1305_COMPACT
@@ -36,7 +36,7 @@ void poly1305_setkey(poly1305_state *st, const uint8_t r[16])
 #endif
 
 /* The compact form stays a separate function (as before the backend interface): inlined
- * into poly1305_blocks' loop it needs more stack on MSP430. */
+ * into mb_poly1305_blocks' loop it needs more stack on MSP430. */
 #if MB_POLY1305_COMPACT && (defined(__GNUC__) || defined(__clang__))
 #define BLOCK_FN static __attribute__((noinline)) void
 #else
@@ -119,13 +119,14 @@ BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
 #endif
 
 /* CT: m and the state secret; the loop count is public. */
-void poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks, uint32_t hibit)
+void mb_poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,
+                        uint32_t hibit)
 {
     for (; nblocks > 0; nblocks--, m += 16) poly1305_block(st, m, hibit);
 }
 
 /* CT: h and pad secret; the final reduction selects h or h - p with a mask. */
-void poly1305_emit(const poly1305_state *st, uint8_t tag[16])
+void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
 {
     uint32_t h0, h1, h2, h3, h4, g0, g1, g2, g3, g4, c, mask;
     uint64_t f;

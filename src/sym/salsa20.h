@@ -17,29 +17,29 @@
 
 /* out = Salsa20(k, in): one 64-byte keystream block.
  * CT: k and out secret; pure add/rotate/xor on fixed indices. */
-void salsa20_block(uint8_t out[64], const uint8_t in[16], const uint8_t k[32]);
+void mb_salsa20_block(uint8_t out[64], const uint8_t in[16], const uint8_t k[32]);
 
 /* out = HSalsa20(k, in) with the constant c (16 bytes, "expand 32-byte k" in NaCl).
- * CT: k and out secret; same rounds as salsa20_block, no final addition. */
-void hsalsa20(uint8_t out[32], const uint8_t in[16], const uint8_t k[32],
-              const uint8_t c[16]);
+ * CT: k and out secret; same rounds as mb_salsa20_block, no final addition. */
+void mb_hsalsa20_core(uint8_t out[32], const uint8_t in[16], const uint8_t k[32],
+                      const uint8_t c[16]);
 
 /* The Salsa20 constant "expand 32-byte k" (sigma), 16 bytes. */
-extern const uint8_t salsa20_sigma[16];
+extern const uint8_t mb_salsa20_sigma[16];
 
 /* c[0..len) = m XOR Salsa20 keystream(k, in), starting at the first byte of the block
  * whose counter is in[8..16); on return in[8..16) holds the counter of the next unused
  * block. c may equal m. CT: k and m secret; len and in public. */
-void salsa20_xor(uint8_t *c, const uint8_t *m, size_t len, uint8_t in[16],
-                 const uint8_t k[32]);
-
-/* XSalsa20 under (k, n): subkey = HSalsa20(k, n[0..16)), in = n[16..24) || counter 0.
- * The keystream is then salsa20_block(in, subkey) for counters 0, 1, ...
- * CT: k and subkey secret. */
-void xsalsa20_setup(uint8_t subkey[32], uint8_t in[16], const uint8_t n[24],
+void mb_salsa20_xor(uint8_t *c, const uint8_t *m, size_t len, uint8_t in[16],
                     const uint8_t k[32]);
 
+/* XSalsa20 under (k, n): subkey = HSalsa20(k, n[0..16)), in = n[16..24) || counter 0.
+ * The keystream is then mb_salsa20_block(in, subkey) for counters 0, 1, ...
+ * CT: k and subkey secret. */
+void mb_xsalsa20_setup(uint8_t subkey[32], uint8_t in[16], const uint8_t n[24],
+                       const uint8_t k[32]);
+
 /* Add one to the little-endian 64-bit block counter in[8..16) (public). */
-void salsa20_next(uint8_t in[16]);
+void mb_salsa20_next(uint8_t in[16]);
 
 #endif

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Salsa20 keystream xor and XSalsa20 (HSalsa20 subkey, then Salsa20 with the last 8
- * nonce bytes). */
+/* Salsa20 keystream xor and the XSalsa20 setup (HSalsa20 subkey, then Salsa20 with the
+ * last 8 nonce bytes); the public mb_xsalsa20* wrappers are in src/proto/sym.c. */
 #include "util/ct.h"
 #include "sym/salsa20.h"
 
-const uint8_t salsa20_sigma[16] = {
+const uint8_t mb_salsa20_sigma[16] = {
     'e', 'x', 'p', 'a', 'n', 'd', ' ', '3', '2', '-', 'b', 'y', 't', 'e', ' ', 'k'
 };
 
 
 /* The counter is public (it counts blocks), so the carry loop may stop early. */
-void salsa20_next(uint8_t in[16])
+void mb_salsa20_next(uint8_t in[16])
 {
     int i;
     for (i = 8; i < 16; i++) {
@@ -20,14 +20,14 @@ void salsa20_next(uint8_t in[16])
 }
 
 /* CT: k, m and the keystream are secret; the loop structure depends on len only. */
-void salsa20_xor(uint8_t *c, const uint8_t *m, size_t len, uint8_t in[16],
-                 const uint8_t k[32])
+void mb_salsa20_xor(uint8_t *c, const uint8_t *m, size_t len, uint8_t in[16],
+                    const uint8_t k[32])
 {
     uint8_t block[64];
     size_t i, n;
     while (len > 0) {
-        salsa20_block(block, in, k);
-        salsa20_next(in);
+        mb_salsa20_block(block, in, k);
+        mb_salsa20_next(in);
         n = len < 64 ? len : 64;
         for (i = 0; i < n; i++) c[i] = (uint8_t)(m[i] ^ block[i]);
         c += n;
@@ -38,31 +38,13 @@ void salsa20_xor(uint8_t *c, const uint8_t *m, size_t len, uint8_t in[16],
 }
 
 /* CT: k and subkey secret. */
-void xsalsa20_setup(uint8_t subkey[32], uint8_t in[16], const uint8_t n[24],
-                    const uint8_t k[32])
+void mb_xsalsa20_setup(uint8_t subkey[32], uint8_t in[16], const uint8_t n[24],
+                       const uint8_t k[32])
 {
     int i;
-    hsalsa20(subkey, n, k, salsa20_sigma);
+    mb_hsalsa20_core(subkey, n, k, mb_salsa20_sigma);
     for (i = 0; i < 8; i++) {
         in[i] = n[16 + i];
         in[8 + i] = 0;
     }
-}
-
-/* CT: k and m secret; the subkey is wiped. */
-void mb_xsalsa20_xor(uint8_t *c, const uint8_t *m, size_t len, const uint8_t n[24],
-                     const uint8_t k[32])
-{
-    uint8_t subkey[32], in[16];
-    xsalsa20_setup(subkey, in, n, k);
-    salsa20_xor(c, m, len, in, subkey);
-    mb_wipe(subkey, sizeof subkey);
-}
-
-/* The keystream is the encryption of zeros: clear c, then xor it in place.
- * CT: k secret. */
-void mb_xsalsa20(uint8_t *c, size_t len, const uint8_t n[24], const uint8_t k[32])
-{
-    mb_wipe(c, len);   /* a loop the compiler cannot turn into a memset call */
-    mb_xsalsa20_xor(c, c, len, n, k);
 }

@@ -25,13 +25,7 @@ static inline uint32_t ct_mask32(uint32_t bit) { return ct_barrier32(0u - (bit &
  * barrier stops it from recognising x | -x as one: clang for MSP430 branched on it). */
 static inline uint32_t ct_nonzero32(uint32_t x) { return ct_barrier32(x | (0u - x)) >> 31; }
 
-/* 1 if a < b (unsigned), else 0. */
-static inline uint32_t ct_lt32(uint32_t a, uint32_t b)
-{
-    return (uint32_t)(((uint64_t)a - (uint64_t)b) >> 63);
-}
-
-/* Little-endian and big-endian byte order helpers. */
+/* Little-endian loads and stores, and the big-endian load P-256 scalars need. */
 static inline uint32_t load32_le(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
@@ -43,10 +37,6 @@ static inline void store32_le(uint8_t *p, uint32_t v)
 static inline uint32_t load32_be(const uint8_t *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
-}
-static inline void store32_be(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
 /* Copy / zero without libc (freestanding builds have no memcpy guarantee). */
@@ -64,8 +54,5 @@ static inline uint32_t ct_or_bytes(const uint8_t *a, size_t n)
     for (i = 0; i < n; i++) acc |= a[i];
     return acc;
 }
-
-/* Zero-output helper for failure paths: wipe iff fail (a public outcome). */
-#define MB_FAIL_ZERO(buf, len) mb_wipe((buf), (len))
 
 #endif

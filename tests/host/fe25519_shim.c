@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "field/fe25519.h"
-#include "curve/x25519.h"
+#include "curve/x25519_ladder.h"
 
 enum { OP_ADD, OP_SUB, OP_MUL, OP_SQR, OP_MUL121666, OP_INVERT, OP_COPY, OP_FROMBYTES,
        OP_TOBYTES, OP_ISZERO, OP_SET, OP_CSWAP };
@@ -23,37 +23,38 @@ void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t
 
 int fet_radix(void) { return MB_RADIX; }
 
-/* The projective result (X : Z) of the ladder, canonical bytes, as x25519_scalarmult sets
- * it up: plain (rnd == NULL) or randomized (lambda, rho from rnd as documented in
- * src/curve/x25519.h, re-derived here from the documented rule). k must be clamped. */
+/* The projective result (X : Z) of the ladder, canonical bytes, as mb_x25519_scalarmult
+ * sets it up: plain (rnd == NULL) or randomized (lambda, rho from rnd as documented in
+ * src/curve/x25519_ladder.h, re-derived here from the documented rule). k must be
+ * clamped. */
 void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t u[32],
                 const uint8_t *rnd)
 {
     fe25519 w[6], x1, lambda;
-    fe25519_frombytes(&x1, u);
-    fe25519_set(&w[X25519_Z2], 0);
+    mb_fe25519_frombytes(&x1, u);
+    mb_fe25519_set(&w[X25519_Z2], 0);
     if (rnd) {
         uint8_t s[32] = { 0 };
         int i, nz = 0;
         for (i = 0; i < 16; i++) { s[i] = rnd[i]; nz |= rnd[i]; }
         if (!nz) s[0] = 1;
-        fe25519_frombytes(&lambda, s);
+        mb_fe25519_frombytes(&lambda, s);
         nz = 0;
         for (i = 0; i < 16; i++) { s[i] = rnd[16 + i]; nz |= rnd[16 + i]; }
         if (!nz) s[0] = 1;
-        fe25519_frombytes(&w[X25519_X2], s);
-        fe25519_mul(&x1, &x1, &lambda);
+        mb_fe25519_frombytes(&w[X25519_X2], s);
+        mb_fe25519_mul(&x1, &x1, &lambda);
         w[X25519_X3] = x1;
         w[X25519_Z3] = lambda;
-        x25519_ladder_steps(w, k, &x1, &lambda);
+        mb_x25519_ladder_steps(w, k, &x1, &lambda);
     } else {
-        fe25519_set(&w[X25519_X2], 1);
+        mb_fe25519_set(&w[X25519_X2], 1);
         w[X25519_X3] = x1;
-        fe25519_set(&w[X25519_Z3], 1);
-        x25519_ladder_steps(w, k, &x1, 0);
+        mb_fe25519_set(&w[X25519_Z3], 1);
+        mb_x25519_ladder_steps(w, k, &x1, 0);
     }
-    fe25519_tobytes(x, &w[X25519_X2]);
-    fe25519_tobytes(z, &w[X25519_Z2]);
+    mb_fe25519_tobytes(x, &w[X25519_X2]);
+    mb_fe25519_tobytes(z, &w[X25519_Z2]);
 }
 size_t fet_size(void) { return sizeof(fe25519); }
 
@@ -70,8 +71,8 @@ int fet_run(int op, size_t n, const uint8_t *a, const uint8_t *b, const uint8_t 
         fe25519 f, g, h;
         const uint8_t *ai = a + i * S, *bi = b ? b + i * S : 0;
         switch (base) {
-        case OP_FROMBYTES: fe25519_frombytes(&h, a + 32 * i); memcpy(out + i * S, &h, S); continue;
-        case OP_SET: fe25519_set(&h, (uint16_t)(a[2 * i] | (a[2 * i + 1] << 8)));
+        case OP_FROMBYTES: mb_fe25519_frombytes(&h, a + 32 * i); memcpy(out + i * S, &h, S); continue;
+        case OP_SET: mb_fe25519_set(&h, (uint16_t)(a[2 * i] | (a[2 * i + 1] << 8)));
                      memcpy(out + i * S, &h, S); continue;
         default: break;
         }
@@ -80,7 +81,7 @@ int fet_run(int op, size_t n, const uint8_t *a, const uint8_t *b, const uint8_t 
         switch (base) {
         case OP_ADD: case OP_SUB: case OP_MUL: {
             void (*fn)(fe25519 *, const fe25519 *, const fe25519 *) =
-                base == OP_ADD ? fe25519_add : base == OP_SUB ? fe25519_sub : fe25519_mul;
+                base == OP_ADD ? mb_fe25519_add : base == OP_SUB ? mb_fe25519_sub : mb_fe25519_mul;
             if (alias == ALIAS_F) { fn(&f, &f, &g); h = f; }
             else if (alias == ALIAS_G) { fn(&g, &f, &g); h = g; }
             else fn(&h, &f, &g);
@@ -88,19 +89,19 @@ int fet_run(int op, size_t n, const uint8_t *a, const uint8_t *b, const uint8_t 
         }
         case OP_SQR: case OP_MUL121666: case OP_INVERT: case OP_COPY: {
             void (*fn)(fe25519 *, const fe25519 *) =
-                base == OP_SQR ? fe25519_sqr : base == OP_MUL121666 ? fe25519_mul121666 :
-                base == OP_INVERT ? fe25519_invert : fe25519_copy;
+                base == OP_SQR ? mb_fe25519_sqr : base == OP_MUL121666 ? mb_fe25519_mul121666 :
+                base == OP_INVERT ? mb_fe25519_invert : mb_fe25519_copy;
             if (alias) { fn(&f, &f); h = f; } else fn(&h, &f);
             break;
         }
-        case OP_TOBYTES: fe25519_tobytes(out + 32 * i, &f); continue;
+        case OP_TOBYTES: mb_fe25519_tobytes(out + 32 * i, &f); continue;
         case OP_ISZERO: {
-            uint32_t z = fe25519_iszero(&f);
+            uint32_t z = mb_fe25519_iszero(&f);
             memcpy(out + 4 * i, &z, 4);
             continue;
         }
         case OP_CSWAP:
-            fe25519_cswap(&f, &g, bits[i]);
+            mb_fe25519_cswap(&f, &g, bits[i]);
             memcpy(out + 2 * i * S, &f, S);
             memcpy(out + (2 * i + 1) * S, &g, S);
             continue;

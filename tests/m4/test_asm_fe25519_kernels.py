@@ -2,10 +2,10 @@
 """The GF(2^255-19) multiplication and squaring kernels of arch/cortex-m4/ (fe25519_mul.S,
 fe25519_sqr.S) against Python big integers, on the unicorn Thumb-2 (M-class) engine.
 
-Register entries (the X25519 ladder's interface): fe25519_mul_reg (r1 = &f, r2 = &g ->
-h in r0-r7) and fe25519_sqr_reg (f in r0-r7 -> h in r0-r7), clobbering only r8-r12,
+Register entries (the X25519 ladder's interface): mb_fe25519_mul_reg (r1 = &f, r2 = &g ->
+h in r0-r7) and mb_fe25519_sqr_reg (f in r0-r7 -> h in r0-r7), clobbering only r8-r12,
 sp balanced, nothing written above sp, at most 48 bytes below it. C entries
-fe25519_mul/fe25519_sqr (AAPCS): results, aliasing, callee-saved registers.
+mb_fe25519_mul/_sqr (AAPCS): results, aliasing, callee-saved registers.
 Every output must be < 2^256 (it is read from 8 words) and congruent mod p = 2^255-19."""
 import random
 
@@ -35,7 +35,7 @@ GUARD = 256                 # bytes checked around the frame
 def cpu(tmp_path_factory):
     ac = REPO / "arch" / "cortex-m4"
     return arm_cpu(tmp_path_factory.mktemp("kern"),
-                   [ac / "fe25519_mul.S", ac / "fe25519_sqr.S"], ("fe25519_",))
+                   [ac / "fe25519_mul.S", ac / "fe25519_sqr.S"], ("mb_fe25519_",))
 
 
 def words(x):
@@ -95,7 +95,7 @@ def test_mul_reg(cpu):
     for f, g in pairs(3000, "mul_reg"):
         put(uc, F, f)
         put(uc, G, g)
-        h = run_reg(uc, call, "fe25519_mul_reg", [0xDEAD, F, G])
+        h = run_reg(uc, call, "mb_fe25519_mul_reg", [0xDEAD, F, G])
         check(h, f * g, f"mul_reg({f:#x}, {g:#x})")
 
 
@@ -106,16 +106,16 @@ def test_mul_reg_operands_on_callers_stack(cpu):
     for _ in range(300):
         f, g = rng.getrandbits(256), rng.choice([rng.getrandbits(256)] + EDGES)
         above = f.to_bytes(32, "little") + g.to_bytes(32, "little")
-        h = run_reg(uc, call, "fe25519_mul_reg", [0, SP0, SP0 + 32], above)
+        h = run_reg(uc, call, "mb_fe25519_mul_reg", [0, SP0, SP0 + 32], above)
         check(h, f * g, "mul_reg on stack")
-        h = run_reg(uc, call, "fe25519_mul_reg", [0, SP0 + 32, SP0 + 32], above)
+        h = run_reg(uc, call, "mb_fe25519_mul_reg", [0, SP0 + 32, SP0 + 32], above)
         check(h, g * g, "mul_reg f == g")
 
 
 def test_sqr_reg(cpu):
     uc, call = cpu
     for f in singles(4000, "sqr_reg"):
-        h = run_reg(uc, call, "fe25519_sqr_reg", words(f))
+        h = run_reg(uc, call, "mb_fe25519_sqr_reg", words(f))
         check(h, f * f, f"sqr_reg({f:#x})")
 
 
@@ -127,44 +127,44 @@ def test_reg_chains(cpu):
     x = 2**256 - 1
     for _ in range(1000):
         if rng.random() < 0.5:
-            h = run_reg(uc, call, "fe25519_sqr_reg", words(x))
+            h = run_reg(uc, call, "mb_fe25519_sqr_reg", words(x))
             check(h, x * x, "sqr chain")
         else:
             g = rng.choice(EDGES + [rng.getrandbits(256)])
             put(uc, F, x)
             put(uc, G, g)
-            h = run_reg(uc, call, "fe25519_mul_reg", [0, F, G])
+            h = run_reg(uc, call, "mb_fe25519_mul_reg", [0, F, G])
             check(h, x * g, "mul chain")
         x = h
 
 
 def test_c_entries(cpu):
-    """fe25519_mul/fe25519_sqr: results, callee-saved registers (call() checks r4-r11
+    """mb_fe25519_mul/_sqr: results, callee-saved registers (call() checks r4-r11
     and sp), and every aliasing of h with f and g."""
     uc, call = cpu
     H, F, G = RAM + 0x2000, RAM + 0x2100, RAM + 0x2200
     for f, g in pairs(800, "c_entries"):
         put(uc, F, f)
         put(uc, G, g)
-        call("fe25519_mul", H, F, G)
-        check(get(uc, H), f * g, "fe25519_mul")
-        call("fe25519_sqr", H, F)
-        check(get(uc, H), f * f, "fe25519_sqr")
+        call("mb_fe25519_mul", H, F, G)
+        check(get(uc, H), f * g, "mb_fe25519_mul")
+        call("mb_fe25519_sqr", H, F)
+        check(get(uc, H), f * f, "mb_fe25519_sqr")
     rng = random.Random(13)
     for _ in range(100):
         f, g = rng.getrandbits(256), rng.getrandbits(256)
         put(uc, F, f)
         put(uc, G, g)
-        call("fe25519_mul", F, F, G)              # h == f
+        call("mb_fe25519_mul", F, F, G)           # h == f
         check(get(uc, F), f * g, "mul h == f")
         put(uc, F, f)
-        call("fe25519_mul", G, F, G)              # h == g
+        call("mb_fe25519_mul", G, F, G)           # h == g
         check(get(uc, G), f * g, "mul h == g")
         put(uc, F, f)
-        call("fe25519_mul", F, F, F)              # h == f == g
+        call("mb_fe25519_mul", F, F, F)           # h == f == g
         check(get(uc, F), f * f, "mul h == f == g")
         put(uc, F, f)
-        call("fe25519_sqr", F, F)                 # h == f
+        call("mb_fe25519_sqr", F, F)              # h == f
         check(get(uc, F), f * f, "sqr h == f")
 
 
@@ -174,7 +174,7 @@ def test_c_entries_write_only_h(cpu):
     uc.mem_write(RAM + 0x3000, b"\xa5" * 0x300)
     put(uc, F, 3)
     put(uc, G, 5)
-    call("fe25519_mul", H, F, G)
+    call("mb_fe25519_mul", H, F, G)
     mem = bytes(uc.mem_read(RAM + 0x3000, 0x300))
     assert mem[:0x20] == b"\xa5" * 0x20 and mem[0x40:0x100] == b"\xa5" * 0xC0
     assert get(uc, H) % P == 15

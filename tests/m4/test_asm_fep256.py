@@ -35,7 +35,7 @@ def cpu(tmp_path_factory):
     arch = REPO / "arch" / "cortex-m4"
     work = tmp_path_factory.mktemp("m4p256")
     uc, call = arm_cpu(work, sorted(arch.glob("fep256_*.S")) +
-                       [arch / "p256_ladder.S"], ("fep256_", "p256_ladder_"))
+                       [arch / "p256_ladder.S"], ("mb_fep256_", "mb_p256_ladder_"))
     with open(work / "routines.elf", "rb") as f:
         syms = {s.name: s["st_value"] & ~1
                 for s in ELFFile(f).get_section_by_name(".symtab").iter_symbols()}
@@ -48,7 +48,7 @@ ACC = REGS[4:12]                      # r4-r11: the _reg routines' field element
 
 
 def call_reg(uc, name, args=(), acc=None):
-    """Run a register-interface routine (fep256_mul_reg: r1 = &f, r2 = &g; fep256_sqr_reg:
+    """Run a register-interface routine (mb_fep256_mul_reg: r1 = &f, r2 = &g; mb_fep256_sqr_reg:
     f in r4-r11) and return h from r4-r11. The caller reserves the routine's 72-byte
     frame at sp; checks the return, that sp is unchanged, and that nothing outside
     [sp, sp + 72) was written (below sp in particular: an interrupt would own it)."""
@@ -83,9 +83,9 @@ def pairs(n, seed):
 
 
 OPS = {
-    "fep256_mul": lambda f, g: f * g * RINV % P,
-    "fep256_add": lambda f, g: (f + g) % P,
-    "fep256_sub": lambda f, g: (f - g) % P,
+    "mb_fep256_mul": lambda f, g: f * g * RINV % P,
+    "mb_fep256_add": lambda f, g: (f + g) % P,
+    "mb_fep256_sub": lambda f, g: (f - g) % P,
 }
 
 
@@ -100,7 +100,7 @@ def test_binary_ops(cpu, name):
         assert get(uc, H) == op(f, g), f"{name}({f:#x}, {g:#x})"
 
 
-@pytest.mark.parametrize("name", ["fep256_sqr"])
+@pytest.mark.parametrize("name", ["mb_fep256_sqr"])
 def test_sqr(cpu, name):
     uc, call = cpu
     rng = random.Random(name)
@@ -111,15 +111,15 @@ def test_sqr(cpu, name):
 
 
 def test_register_interface(cpu):
-    """fep256_mul_reg (pointers in, h in r4-r11) and fep256_sqr_reg (f in r4-r11, h in
+    """mb_fep256_mul_reg (pointers in, h in r4-r11) and mb_fep256_sqr_reg (f in r4-r11, h in
     r4-r11), the entries the ladder uses, on edges and random values: exactly the
     reduced Montgomery product."""
     uc, _ = cpu
     for f, g in pairs(3000, "reg"):
         put(uc, F, f)
         put(uc, G, g)
-        assert call_reg(uc, "fep256_mul_reg", (F, G)) == f * g * RINV % P, f"mul_reg({f:#x}, {g:#x})"
-        assert call_reg(uc, "fep256_sqr_reg", acc=f) == f * f * RINV % P, f"sqr_reg({f:#x})"
+        assert call_reg(uc, "mb_fep256_mul_reg", (F, G)) == f * g * RINV % P, f"mul_reg({f:#x}, {g:#x})"
+        assert call_reg(uc, "mb_fep256_sqr_reg", acc=f) == f * f * RINV % P, f"sqr_reg({f:#x})"
 
 
 def montgomery_v(t):
@@ -174,28 +174,28 @@ def test_final_subtraction_boundaries(cpu, sqr):
         put(uc, F, f)
         put(uc, G, g)
         if sqr:
-            assert call_reg(uc, "fep256_sqr_reg", acc=f) == want, f"sqr_reg({f:#x})"
-            call("fep256_sqr", H, F)
+            assert call_reg(uc, "mb_fep256_sqr_reg", acc=f) == want, f"sqr_reg({f:#x})"
+            call("mb_fep256_sqr", H, F)
         else:
-            assert call_reg(uc, "fep256_mul_reg", (F, G)) == want, f"mul_reg({f:#x}, {g:#x})"
-            call("fep256_mul", H, F, G)
+            assert call_reg(uc, "mb_fep256_mul_reg", (F, G)) == want, f"mul_reg({f:#x}, {g:#x})"
+            call("mb_fep256_mul", H, F, G)
         assert get(uc, H) == want
 
 
 def test_register_interface_same_operand(cpu):
-    """fep256_mul_reg with r1 = r2 (f = g, one pointer) equals the square and
-    fep256_sqr_reg; random and edge values."""
+    """mb_fep256_mul_reg with r1 = r2 (f = g, one pointer) equals the square and
+    mb_fep256_sqr_reg; random and edge values."""
     uc, _ = cpu
     rng = random.Random(17)
     for f in EDGES + [rng.randrange(P) for _ in range(500)]:
         put(uc, F, f)
         want = f * f * RINV % P
-        assert call_reg(uc, "fep256_mul_reg", (F, F)) == want, f"mul_reg({f:#x}, same)"
-        assert call_reg(uc, "fep256_sqr_reg", acc=f) == want
+        assert call_reg(uc, "mb_fep256_mul_reg", (F, F)) == want, f"mul_reg({f:#x}, same)"
+        assert call_reg(uc, "mb_fep256_sqr_reg", acc=f) == want
 
 
 def test_sqr_n(cpu):
-    """fep256_sqr_n (the C entry of the inversion's and square root's squaring runs):
+    """mb_fep256_sqr_n (the C entry of the inversion's and square root's squaring runs):
     h = f^(2^k) in Montgomery form, i.e. m -> m^(2^k) / R^(2^k - 1), for the run lengths
     the chains use and on edges; h may alias f."""
     uc, call = cpu
@@ -203,12 +203,12 @@ def test_sqr_n(cpu):
     for k in (1, 2, 3, 6, 15, 30, 32, 94, 96):
         for f in EDGES[:8] + [rng.randrange(P) for _ in range(8)]:
             put(uc, F, f)
-            call("fep256_sqr_n", H, F, k)
+            call("mb_fep256_sqr_n", H, F, k)
             x = f
             for _ in range(k):
                 x = x * x * RINV % P
             assert get(uc, H) == x, f"sqr_n({f:#x}, {k})"
-            call("fep256_sqr_n", F, F, k)
+            call("mb_fep256_sqr_n", F, F, k)
             assert get(uc, F) == x
 
 
@@ -229,7 +229,7 @@ def test_outputs_alias_inputs(cpu):
             call(name, F, F, F)          # all three
             assert get(uc, F) == op(f, f)
         put(uc, F, f)
-        call("fep256_sqr", F, F)
+        call("mb_fep256_sqr", F, F)
         assert get(uc, F) == f * f * RINV % P
 
 
@@ -243,8 +243,8 @@ def test_montgomery_chain(cpu):
     for _ in range(3000):
         g = rng.choice(EDGES + [rng.randrange(P)])
         put(uc, G, g)
-        name = rng.choice(sorted(OPS) + ["fep256_sqr"])
-        if name == "fep256_sqr":
+        name = rng.choice(sorted(OPS) + ["mb_fep256_sqr"])
+        if name == "mb_fep256_sqr":
             call(name, F, F)
             x = x * x * RINV % P
         else:
@@ -295,14 +295,14 @@ def test_ladder_steps_against_affine_arithmetic(cpu):
         p1, p2 = pts[i], pts[i + 1]
         # add: P = R[1], Q = R[0] -> R[0] = P + Q, R[1] = P
         put_state(uc, W, [p2, p1])
-        call("p256_ladder_add", W)
+        call("mb_p256_ladder_add", W)
         z = (p2[0] - p1[0]) % P
         assert jacobian_is(get_point(uc, W), affine_add(p1, p2), z)
         assert jacobian_is(get_point(uc, W + 64), p1, z)
         for bit in (0, 1):
             # cswap_addc: after the swap P = R[0], Q = R[1] -> R[1] = P + Q, R[0] = P - Q
             put_state(uc, W, [p1, p2] if bit == 0 else [p2, p1])
-            call("p256_ladder_cswap_addc", W, bit)
+            call("mb_p256_ladder_cswap_addc", W, bit)
             z = (p2[0] - p1[0]) % P
             assert jacobian_is(get_point(uc, W + 64), affine_add(p1, p2), z)
             assert jacobian_is(get_point(uc, W), affine_add(p1, (p2[0], P - p2[1])), z)
@@ -342,7 +342,7 @@ def test_ladder_steps_on_any_field_elements(cpu):
     """The steps' chain of fused field operations against the formulas evaluated in
     Python on arbitrary coordinates (not points): edges (0, 1, p-1, R mod p, ...) and
     random values, so every carry and masked correction inside the chain is exercised.
-    The scratch words p256_coz.c keeps across p256_ladder_add (t[1], t[4]) must survive."""
+    The scratch words p256_coz.c keeps across mb_p256_ladder_add (t[1], t[4]) must survive."""
     uc, call = cpu
     W = RAM + 0x4000
     rng = random.Random(5)
@@ -354,14 +354,14 @@ def test_ladder_steps_on_any_field_elements(cpu):
         keep = [rng.randrange(2**256) for _ in range(5)]
         for i, v in enumerate(keep):
             put(uc, W + 128 + 32 * i, v)
-        call("p256_ladder_add", W)
+        call("mb_p256_ladder_add", W)
         (bx, by), (qx, qy) = xycz_add_model(x2, y2, x1, y1)   # P = R[1], Q = R[0]
         assert [get(uc, W + 32 * i) for i in range(4)] == [qx, qy, bx, by]
         assert get(uc, W + 128 + 32) == keep[1] and get(uc, W + 128 + 128) == keep[4]
         for bit in (0, 1):
             for i, v in enumerate((x1, y1, x2, y2)):
                 put(uc, W + 32 * i, v)
-            call("p256_ladder_cswap_addc", W, bit)
+            call("mb_p256_ladder_cswap_addc", W, bit)
             p, q = ((x1, y1), (x2, y2)) if bit == 0 else ((x2, y2), (x1, y1))
             (px, py), (qx, qy) = xycz_addc_model(*p, *q)
             assert [get(uc, W + 32 * i) for i in range(4)] == [px, py, qx, qy]
@@ -384,7 +384,7 @@ def ladder_model(pts, kw, rounds):
 
 
 def test_ladder_loop_against_model(cpu):
-    """p256_ladder_loop (bits 256..1 of kw, the swaps folded into the formulas) against
+    """mb_p256_ladder_loop (bits 256..1 of kw, the swaps folded into the formulas) against
     the Python model of cswap + XYCZ-ADDC + XYCZ-ADD per bit, on edge and random field
     elements with random, all-zero, all-one and alternating scalars (every swap pattern,
     junk in the scratch slots), and on OpenSSL's points: with R[0] = P, R[1] = 2P the
@@ -402,7 +402,7 @@ def test_ladder_loop_against_model(cpu):
         for i in range(5):
             put(uc, W + 128 + 32 * i, rng.randrange(2**256))
         uc.mem_write(KW, (kw | 1 << 257).to_bytes(36, "little"))
-        call("p256_ladder_loop", W, KW)
+        call("mb_p256_ladder_loop", W, KW)
         want = ladder_model(pts, kw, 256)
         assert (get(uc, W), get(uc, W + 32)) == want[0]
         assert (get(uc, W + 64), get(uc, W + 96)) == want[1]
@@ -418,7 +418,7 @@ def test_ladder_loop_against_model(cpu):
         two = (x2, (lam * (x - x2) - y) % P)
         put_state(uc, W, [g, two])
         uc.mem_write(KW, k.to_bytes(36, "little"))
-        call("p256_ladder_loop", W, KW)
+        call("mb_p256_ladder_loop", W, KW)
         m = k >> 1
         n = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
         want = ec.derive_private_key(5 * m % n, ec.SECP256R1()).public_key().public_numbers()
@@ -433,7 +433,7 @@ def test_ladder_loop_against_model(cpu):
         assert pow(z3, 2, P) == pow(z2, 3, P)
 
 
-@pytest.mark.parametrize("name", ["fep256_mul_reg", "fep256_sqr_reg"])
+@pytest.mark.parametrize("name", ["mb_fep256_mul_reg", "mb_fep256_sqr_reg"])
 def test_kernels_keep_ge_flags(cpu, name):
     """p256_ladder.S sets APSR.GE (its swap mask) once per bit and reads it in two SELSUBs
     with kernel calls in between: the kernels must leave GE alone (they are straight-line
@@ -457,6 +457,6 @@ def test_kernels_keep_ge_flags(cpu, name):
         assert uc.reg_read(A.UC_ARM_REG_CPSR) >> 16 & 0xF == ge  # the harness can set it
         uc.emu_start(uc.p256_syms[name] | 1, STOP, count=100_000)
         assert uc.reg_read(A.UC_ARM_REG_PC) == STOP
-        want = f * (g if name == "fep256_mul_reg" else f) * RINV % P
+        want = f * (g if name == "mb_fep256_mul_reg" else f) * RINV % P
         assert sum(uc.reg_read(r) << (32 * i) for i, r in enumerate(ACC)) == want
         assert uc.reg_read(A.UC_ARM_REG_CPSR) >> 16 & 0xF == ge, f"{name} wrote GE"

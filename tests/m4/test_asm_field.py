@@ -25,7 +25,7 @@ def cpu(tmp_path_factory):
     srcs = [p for p in sorted((REPO / "arch" / "cortex-m4").glob("*.S"))
             if not p.name.startswith(("fep256_", "p256_"))]
     return arm_cpu(tmp_path_factory.mktemp("m4asm"), srcs,
-                   ("fe25519_", "x25519_", "salsa20_", "hsalsa20", "poly1305_"))
+                   ("mb_fe25519_", "mb_x25519_", "mb_salsa20_", "mb_hsalsa20_core", "mb_poly1305_"))
 
 
 H, F, G = RAM + 0x100, RAM + 0x200, RAM + 0x300
@@ -43,14 +43,14 @@ def check(uc, call, name, f, g, expect):
     put(uc, G, g)
     call(name, H, F, G)
     h = get(uc, H)
-    m = P if name == "fe25519_mul" else M     # mul/sqr reduce with 2^255 = 19: mod p only
+    m = P if name == "mb_fe25519_mul" else M  # mul/sqr reduce with 2^255 = 19: mod p only
     assert h % m == expect % m, f"{name}({f:#x}, {g:#x})"
 
 
 @pytest.mark.parametrize("name, op", [
-    ("fe25519_add", lambda f, g: f + g),
-    ("fe25519_sub", lambda f, g: f - g),
-    ("fe25519_mul", lambda f, g: f * g),
+    ("mb_fe25519_add", lambda f, g: f + g),
+    ("mb_fe25519_sub", lambda f, g: f - g),
+    ("mb_fe25519_mul", lambda f, g: f * g),
 ])
 def test_binary_ops(cpu, name, op):
     uc, call = cpu
@@ -62,21 +62,21 @@ def test_unary_ops(cpu):
     uc, call = cpu
     for f, _ in cases(3000, "unary"):
         put(uc, F, f)
-        call("fe25519_sqr", H, F)
+        call("mb_fe25519_sqr", H, F)
         assert get(uc, H) % P == f * f % P
-        call("fe25519_mul121666", H, F)
+        call("mb_fe25519_mul121666", H, F)
         assert get(uc, H) % M == 121666 * f % M
 
 
 def test_outputs_alias_inputs(cpu):
     uc, call = cpu
     rng = random.Random(7)
-    for name, op in (("fe25519_mul", lambda f, g: f * g), ("fe25519_add", lambda f, g: f + g),
-                     ("fe25519_sub", lambda f, g: f - g)):
+    for name, op in (("mb_fe25519_mul", lambda f, g: f * g), ("mb_fe25519_add", lambda f, g: f + g),
+                     ("mb_fe25519_sub", lambda f, g: f - g)):
         f, g = rng.getrandbits(256), rng.getrandbits(256)
         put(uc, F, f)
         put(uc, G, g)
-        m = P if name == "fe25519_mul" else M
+        m = P if name == "mb_fe25519_mul" else M
         call(name, F, F, G)          # h == f
         assert get(uc, F) % m == op(f, g) % m
         put(uc, F, f)
@@ -84,7 +84,7 @@ def test_outputs_alias_inputs(cpu):
         assert get(uc, G) % m == op(f, g) % m
     f = rng.getrandbits(256)
     put(uc, F, f)
-    call("fe25519_sqr", F, F)
+    call("mb_fe25519_sqr", F, F)
     assert get(uc, F) % P == f * f % P
 
 
@@ -99,9 +99,9 @@ def test_results_stay_below_2_256(cpu):
     for _ in range(500):
         g = rng.choice(EDGES + [rng.getrandbits(256)])
         put(uc, G, g)
-        name = rng.choice(["fe25519_add", "fe25519_sub", "fe25519_mul"])
+        name = rng.choice(["mb_fe25519_add", "mb_fe25519_sub", "mb_fe25519_mul"])
         call(name, F, F, G)
-        x = {"fe25519_add": x + g, "fe25519_sub": x - g, "fe25519_mul": x * g}[name] % P
+        x = {"mb_fe25519_add": x + g, "mb_fe25519_sub": x - g, "mb_fe25519_mul": x * g}[name] % P
         assert get(uc, F) % P == x                # mul reduces mod p (2^255 = 19)
 
 
@@ -112,7 +112,7 @@ def test_cswap(cpu):
         f, g = rng.getrandbits(256), rng.getrandbits(256)
         put(uc, F, f)
         put(uc, G, g)
-        call("fe25519_cswap", F, G, bit)
+        call("mb_fe25519_cswap", F, G, bit)
         assert (get(uc, F), get(uc, G)) == ((g, f) if bit else (f, g))
 
 
@@ -120,7 +120,7 @@ SIGMA = b"expand 32-byte k"
 
 
 def test_salsa20_against_libsodium(cpu):
-    """hsalsa20 and salsa20_block in assembly, composed into XSalsa20 as
+    """mb_hsalsa20_core and mb_salsa20_block in assembly, composed into XSalsa20 as
     src/sym/xsalsa20.c does, against libsodium: crypto_box_beforenm is
     HSalsa20(X25519 shared, 0), and crypto_secretbox of zeros reveals the XSalsa20
     keystream from byte 32 on. Unaligned buffers on purpose (the M4 allows single
@@ -135,19 +135,19 @@ def test_salsa20_against_libsodium(cpu):
         uc.mem_write(IN, bytes(16))
         uc.mem_write(K, shared)
         uc.mem_write(C, SIGMA)
-        call("hsalsa20", OUT, IN, K, C)
+        call("mb_hsalsa20_core", OUT, IN, K, C)
         assert bytes(uc.mem_read(OUT, 32)) == nb.crypto_box_beforenm(pk, sk)
 
         key, nonce = rng.randbytes(32), rng.randbytes(24)
         uc.mem_write(IN, nonce[:16])
         uc.mem_write(K, key)
-        call("hsalsa20", OUT, IN, K, C)
+        call("mb_hsalsa20_core", OUT, IN, K, C)
         subkey = bytes(uc.mem_read(OUT, 32))
         stream = b""
         for ctr in range(4):
             uc.mem_write(IN, nonce[16:] + ctr.to_bytes(8, "little"))
             uc.mem_write(K, subkey)
-            call("salsa20_block", OUT, IN, K)
+            call("mb_salsa20_block", OUT, IN, K)
             stream += bytes(uc.mem_read(OUT, 64))
         box = nb.crypto_secretbox(bytes(224), nonce, key)       # tag || keystream[32:256]
         assert stream[32:] == box[16:]

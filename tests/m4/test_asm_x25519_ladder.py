@@ -3,11 +3,11 @@
 Thumb-2 (M-class) engine, against outside references: RFC 7748 vectors, libsodium
 (PyNaCl) and Python big integers.
 
-  * x25519_addsub / x25519_addsub_reg (s = f + g over g, d = f - g in r0-r7) and
-    x25519_sel (r0-r7 = mask ? Y : X): edge and random inputs, congruence mod p, outputs
+  * mb_x25519_addsub / mb_x25519_addsub_reg (s = f + g over g, d = f - g in r0-r7) and
+    mb_x25519_sel (r0-r7 = mask ? Y : X): edge and random inputs, congruence mod p, outputs
     < 2^256 (read from 8 words), the documented clobber set, no stack use.
-  * fe25519_invert (AAPCS): 1/f mod p, 0 for f = 0 mod p, aliasing.
-  * x25519_scalarmult (AAPCS), plain and with seed 002's randomized start: RFC 7748
+  * mb_fe25519_invert (AAPCS): 1/f mod p, 0 for f = 0 mod p, aliasing.
+  * mb_x25519_scalarmult (AAPCS), plain and with seed 002's randomized start: RFC 7748
     section 5.2 vectors (tests/vectors.py) and the first iterated value, random keys
     against libsodium, u >= p, bit 255 set, u = 0, unaligned buffers, out aliasing u, a
     key with k_0 = 1 against RFC 7748's ladder in Python. Every AAPCS call is checked
@@ -36,7 +36,7 @@ EDGES = sorted(set(
 def cpu(tmp_path_factory):
     srcs = [p for p in sorted((REPO / "arch" / "cortex-m4").glob("*.S"))
             if not p.name.startswith(("fep256_", "p256_"))]
-    return arm_cpu(tmp_path_factory.mktemp("x25519asm"), srcs, ("fe25519_", "x25519_"))
+    return arm_cpu(tmp_path_factory.mktemp("x25519asm"), srcs, ("mb_fe25519_", "mb_x25519_"))
 
 
 def words(x):
@@ -75,8 +75,8 @@ def test_addsub(cpu):
     pairs = [(a, b) for a in EDGES for b in EDGES]
     pairs += [(rng.getrandbits(256), rng.getrandbits(256)) for _ in range(1500)]
     for f, g in pairs:
-        for name, regs in (("x25519_addsub", {8: F, 12: G}),
-                           ("x25519_addsub_reg", {**dict(enumerate(words(f))), 12: G})):
+        for name, regs in (("mb_x25519_addsub", {8: F, 12: G}),
+                           ("mb_x25519_addsub_reg", {**dict(enumerate(words(f))), 12: G})):
             put(uc, F, f)
             put(uc, G, g)
             out, _ = run_internal(uc, call, name, regs)
@@ -92,7 +92,7 @@ def test_sel(cpu):
         x, y = rng.getrandbits(256), rng.getrandbits(256)
         put(uc, F, x)
         put(uc, G, y)
-        out, _ = run_internal(uc, call, "x25519_sel", {0: mask, 10: F, 11: G})
+        out, _ = run_internal(uc, call, "mb_x25519_sel", {0: mask, 10: F, 11: G})
         assert regval(out) == (y if mask else x)
         assert (get(uc, F), get(uc, G)) == (x, y)
 
@@ -120,12 +120,12 @@ def test_invert(cpu):
     for f in EDGES + [rng.getrandbits(256) for _ in range(12)]:
         put(uc, F, f)
         dirty_stack(uc)
-        call("fe25519_invert", G, F)
+        call("mb_fe25519_invert", G, F)
         want = pow(f, P - 2, P)
         assert get(uc, G) % P == want, hex(f)
         assert stack_is_wiped(uc, 216)
     put(uc, F, 12345)
-    call("fe25519_invert", F, F)                    # h aliases f
+    call("mb_fe25519_invert", F, F)                 # h aliases f
     assert get(uc, F) % P == pow(12345, P - 2, P)
 
 
@@ -139,7 +139,7 @@ def scalarmult(uc, call, k, u, rnd=None, align=0):
     if rnd is not None:
         uc.mem_write(rr, bytes(rnd))
     dirty_stack(uc)
-    call("x25519_scalarmult", out, kk, uu, rr if rnd is not None else 0)
+    call("mb_x25519_scalarmult", out, kk, uu, rr if rnd is not None else 0)
     assert stack_is_wiped(uc, 248 if rnd is not None else 216)
     return bytes(uc.mem_read(out, 32))
 
@@ -198,7 +198,7 @@ def test_out_aliases_u_and_low_bit(cpu):
     u = (9).to_bytes(32, "little")
     uc.mem_write(U, u)
     uc.mem_write(K, k)
-    call("x25519_scalarmult", U, K, U, 0)
+    call("mb_x25519_scalarmult", U, K, U, 0)
     import nacl.bindings as nb
     assert bytes(uc.mem_read(U, 32)) == nb.crypto_scalarmult(k, u)
     # k_0 = 1: compare with a Python Montgomery ladder (RFC 7748 pseudo-code).

@@ -81,7 +81,7 @@ def test_fault_is_reported(tmp_path):
 def test_command_line(hello, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
     trace = tmp_path / "t.trace"
-    p = subprocess.run([sys.executable, "-m", "motebox.sim.m4", "--cycles", "--stack",
+    p = subprocess.run([sys.executable, "-m", "motebox_tools.sim.m4", "--cycles", "--stack",
                         "--trace", str(trace), str(hello)], capture_output=True, env=env)
     res = run_model(hello)
     assert p.returncode == 7
@@ -95,6 +95,6 @@ def test_command_line(hello, tmp_path):
 
 def test_command_line_missing_file(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
-    p = subprocess.run([sys.executable, "-m", "motebox.sim.m4", str(tmp_path / "nope.elf")],
+    p = subprocess.run([sys.executable, "-m", "motebox_tools.sim.m4", str(tmp_path / "nope.elf")],
                        capture_output=True, env=env)
     assert p.returncode == 125 and b"cannot open" in p.stderr

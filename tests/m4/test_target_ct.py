@@ -22,7 +22,7 @@ import nacl.secret
 import pytest
 
 from conftest import REPO
-from motebox import target_m4
+from motebox_tools.boards import m4 as target_m4
 
 unicorn = pytest.importorskip("unicorn")
 from unicorn import arm_const as A  # noqa: E402
@@ -190,10 +190,10 @@ def test_trace_independent_of_secret(variant, op, tmp_path):
     assert len({r[1] for r in runs}) == 1, f"{op}: data addresses depend on the secret: {runs}"
 
 
-@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox.sim.m4 not present yet")
+@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox_tools.sim.m4 not present yet")
 @pytest.mark.parametrize("variant,op", CASES)
 def test_cycles_independent_of_secret(variant, op, tmp_path):
-    from motebox.sim import m4
+    from motebox_tools.sim import m4
     secrets, pub, peer = setup_case(op)
     cycles = []
     for i, s in enumerate(secrets):
@@ -221,10 +221,10 @@ def test_negative_control_index(tmp_path):
     assert len({r[2] for r in runs}) == 3
 
 
-@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox.sim.m4 not present yet")
+@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox_tools.sim.m4 not present yet")
 def test_negative_control_cycles(tmp_path):
     """The secret-dependent branch also shows in the model's cycle count."""
-    from motebox.sim import m4
+    from motebox_tools.sim import m4
     cycles = set()
     for i, s in enumerate([bytes([1]) * 32, bytes([2]) * 32]):
         out = m4.run(patched(tmp_path, "neg_branch", s, tag=i)).stdout.decode()

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The demo's sensor node as Cortex-M4 firmware (motebox.demo_m4.run_node_m4): what it
+"""The demo's sensor node as Cortex-M4 firmware (motebox_tools.boards.m4.run_node_m4): what it
 sends opens with libsodium (PyNaCl) under the server's key, in the cycle model and under
 the QEMU fallback, and a tampered copy does not."""
 import os
@@ -8,7 +8,7 @@ import nacl.bindings as sodium
 import nacl.exceptions
 import pytest
 
-from motebox import demo_m4, target_m4
+from motebox_tools.boards import m4 as demo_m4, m4 as target_m4
 
 
 def check(sent, server_sk, node_sk, readings):
@@ -23,7 +23,7 @@ def check(sent, server_sk, node_sk, readings):
         sodium.crypto_box_open(bytes(bad), sent["nonce"], sent["node_pk"], server_sk)
 
 
-@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox.sim.m4 not present yet")
+@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox_tools.sim.m4 not present yet")
 def test_node_in_model():
     server_pk, server_sk = sodium.crypto_box_keypair()
     node_sk, readings = os.urandom(32), os.urandom(1000)   # 15 full chunks and a partial one

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import REPO
-from motebox import target_m4
+from motebox_tools.boards import m4 as target_m4
 
 M4 = target_m4.build_dir()
 HAVE_P256 = bool(list((REPO / "src" / "proto").glob("p256*.c")))
@@ -65,7 +65,7 @@ def test_suite_reports_failures(tmp_path):
     assert out.rstrip().endswith("FAILED") and status == 1
 
 
-@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox.sim.m4 not present yet")
+@pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox_tools.sim.m4 not present yet")
 @pytest.mark.skipif(not target_m4.have_qemu(), reason="qemu-system-arm not installed")
 @pytest.mark.parametrize("variant", variants())
 @pytest.mark.parametrize("profile", ["tiny", pytest.param("small", marks=pytest.mark.slow),

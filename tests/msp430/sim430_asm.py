@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "python"))
-from motebox.sim import msp430 as sim  # noqa: E402
+from motebox_tools.sim import msp430 as sim  # noqa: E402  (python/ is on sys.path: conftest)
 
 SIM_CONSOLE, SIM_EXIT, SIM_CYCLES_LO, SIM_CYCLES_HI, SIM_STACK_LIMIT = 0x0FF0, 0x0FF2, 0x0FF4, 0x0FF6, 0x0FF8
 

@@ -12,7 +12,7 @@ import nacl.bindings
 import pytest
 
 from conftest import REPO
-from motebox import target_msp430 as t430
+from motebox_tools.boards import msp430 as t430
 
 HAVE_P256 = bool(list((REPO / "src" / "proto").glob("p256*.c")))
 NONCE = bytes(range(1, 25))

@@ -7,9 +7,9 @@ import nacl.bindings
 import nacl.exceptions
 import pytest
 
-from motebox import demo
-from motebox import target_msp430 as t430
-from motebox.demo_msp430 import run_node_msp430
+from motebox_tools import demo
+from motebox_tools.boards import msp430 as t430
+from motebox_tools.boards.msp430 import run_node_msp430
 
 
 @pytest.mark.parametrize("mpy", t430.MPYS, ids=lambda m: f"mpy{m}")

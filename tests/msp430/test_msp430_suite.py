@@ -13,7 +13,7 @@ import re
 import pytest
 
 from conftest import REPO
-from motebox import target_msp430 as t430
+from motebox_tools.boards import msp430 as t430
 
 HAVE_P256 = bool(list((REPO / "src" / "proto").glob("p256*.c")))
 SUITES = ["rfc7748", "rfc7748_iterated", "wycheproof_x25519", "nacl_x25519", "x25519_alias",

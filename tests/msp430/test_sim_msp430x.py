@@ -284,7 +284,7 @@ def test_max_cycles(tmp_path):
 
 
 def test_cli_main_passes_options_and_status(tmp_path, capfd):
-    from motebox.sim import msp430
+    from motebox_tools.sim import msp430
     _, elf = prog(tmp_path, ["  push r5", "  mov #7, &0x0ff2"])
     assert msp430.main(["--mpy", "16", "--cycles", "--stack", str(elf)]) == 7
     err = capfd.readouterr().err

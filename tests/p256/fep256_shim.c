@@ -34,8 +34,8 @@ int t_size(void) { return (int)sizeof(fep256); }
 unsigned t_frombytes(uint8_t out[32], const uint8_t a[32])
 {
     fep256 f;
-    unsigned lt = fep256_frombytes(&f, a);
-    fep256_tobytes(out, &f);
+    unsigned lt = mb_fep256_frombytes(&f, a);
+    mb_fep256_tobytes(out, &f);
     return lt;
 }
 
@@ -43,78 +43,78 @@ unsigned t_frombytes(uint8_t out[32], const uint8_t a[32])
     void name(uint8_t out[32], const uint8_t a[32], const uint8_t b[32])      \
     {                                                                         \
         fep256 f, g;                                                          \
-        fep256_frombytes(&f, a);                                              \
-        fep256_frombytes(&g, b);                                              \
+        mb_fep256_frombytes(&f, a);                                              \
+        mb_fep256_frombytes(&g, b);                                              \
         op(&f, &f, &g);                                                       \
-        fep256_tobytes(out, &f);                                              \
+        mb_fep256_tobytes(out, &f);                                              \
     }
 #define UN(name, op)                                                          \
     void name(uint8_t out[32], const uint8_t a[32])                           \
     {                                                                         \
         fep256 f;                                                             \
-        fep256_frombytes(&f, a);                                              \
+        mb_fep256_frombytes(&f, a);                                              \
         op(&f, &f);                                                           \
-        fep256_tobytes(out, &f);                                              \
+        mb_fep256_tobytes(out, &f);                                              \
     }
-BIN(t_add, fep256_add)
-BIN(t_sub, fep256_sub)
-BIN(t_mul, fep256_mul)
-UN(t_sqr, fep256_sqr)
-UN(t_neg, fep256_neg)
-UN(t_invert, fep256_invert)
-UN(t_tomont, fep256_tomont)
-UN(t_frommont, fep256_frommont)
-UN(t_reduce_once, fep256_reduce_once)
+BIN(t_add, mb_fep256_add)
+BIN(t_sub, mb_fep256_sub)
+BIN(t_mul, mb_fep256_mul)
+UN(t_sqr, mb_fep256_sqr)
+UN(t_neg, mb_fep256_neg)
+UN(t_invert, mb_fep256_invert)
+UN(t_tomont, mb_fep256_tomont)
+UN(t_frommont, mb_fep256_frommont)
+UN(t_reduce_once, mb_fep256_reduce_once)
 
 unsigned t_sqrt(uint8_t out[32], const uint8_t a[32])
 {
     fep256 f, h;
     unsigned ok;
-    fep256_frombytes(&f, a);
-    ok = fep256_sqrt(&h, &f);
-    fep256_tobytes(out, &h);
+    mb_fep256_frombytes(&f, a);
+    ok = mb_fep256_sqrt(&h, &f);
+    mb_fep256_tobytes(out, &h);
     return ok;
 }
 
 unsigned t_iszero(const uint8_t a[32])
 {
     fep256 f;
-    fep256_frombytes(&f, a);
-    return fep256_iszero(&f);
+    mb_fep256_frombytes(&f, a);
+    return mb_fep256_iszero(&f);
 }
 
 unsigned t_equal(const uint8_t a[32], const uint8_t b[32])
 {
     fep256 f, g;
-    fep256_frombytes(&f, a);
-    fep256_frombytes(&g, b);
-    return fep256_equal(&f, &g);
+    mb_fep256_frombytes(&f, a);
+    mb_fep256_frombytes(&g, b);
+    return mb_fep256_equal(&f, &g);
 }
 
 unsigned t_isodd(const uint8_t a[32])
 {
     fep256 f;
-    fep256_frombytes(&f, a);
-    return fep256_isodd(&f);
+    mb_fep256_frombytes(&f, a);
+    return mb_fep256_isodd(&f);
 }
 
 void t_cswap(uint8_t a[32], uint8_t b[32], unsigned bit)
 {
     fep256 f, g;
-    fep256_frombytes(&f, a);
-    fep256_frombytes(&g, b);
-    fep256_cswap(&f, &g, bit);
-    fep256_tobytes(a, &f);
-    fep256_tobytes(b, &g);
+    mb_fep256_frombytes(&f, a);
+    mb_fep256_frombytes(&g, b);
+    mb_fep256_cswap(&f, &g, bit);
+    mb_fep256_tobytes(a, &f);
+    mb_fep256_tobytes(b, &g);
 }
 
 void t_cmov(uint8_t a[32], const uint8_t b[32], unsigned bit)
 {
     fep256 f, g;
-    fep256_frombytes(&f, a);
-    fep256_frombytes(&g, b);
-    fep256_cmov(&f, &g, bit);
-    fep256_tobytes(a, &f);
+    mb_fep256_frombytes(&f, a);
+    mb_fep256_frombytes(&g, b);
+    mb_fep256_cmov(&f, &g, bit);
+    mb_fep256_tobytes(a, &f);
 }
 
-unsigned t_scalar_ok(const uint8_t k[32]) { return p256_scalar_ok(k); }
+unsigned t_scalar_ok(const uint8_t k[32]) { return mb_p256_scalar_ok(k); }

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include "motebox.h"
 #include "hal.h"
-#include "tprint.h"
+#include "common/tprint.h"
 
 #ifndef MB_HAVE_P256
 #define MB_HAVE_P256 0

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "motebox.h"
 #include "hal.h"
-#include "tprint.h"
+#include "common/tprint.h"
 #include "suite.h"
 #include "suite_vectors.h"
 

@@ -10,9 +10,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-sys.path.insert(0, str(REPO / "python"))
 
-from motebox.sim import m4  # noqa: E402
+from motebox_tools.sim import m4  # noqa: E402  (python/ is on sys.path: conftest)
 
 CC = "arm-none-eabi-gcc"
 CFLAGS = ["-mcpu=cortex-m4", "-mthumb", "-nostartfiles", "-T", str(HERE / "m4test.ld")]

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The MSP430FR5969 memory map: RAM/FRAM accesses inline (the CPU loop compiles them
+// in place), everything else through the slow path of mem.c (simulator control,
+// multiplier, other peripherals, faults).
+#ifndef MSP430SIM_MEM_H
+#define MSP430SIM_MEM_H
+
+#include <stdint.h>
+
+#include "fault.h"
+#include "sim.h"
+#include "trace.h"
+
+// Simulator-control peripheral (team contract).
+#define SIM_CONSOLE     0x0FF0u
+#define SIM_EXIT        0x0FF2u
+#define SIM_CYCLES_LO   0x0FF4u
+#define SIM_CYCLES_HI   0x0FF6u
+#define SIM_STACK_LIMIT 0x0FF8u
+
+void mem_init(void);
+uint16_t slow_read16(uint32_t a);
+uint8_t slow_read8(uint32_t a);
+void slow_write16(uint32_t a, uint16_t v);
+void slow_write8(uint32_t a, uint8_t v);
+
+static inline uint16_t rd16(uint32_t a)
+{
+    a &= ADDR_MASK;
+    if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word read at 0x%05x", a);
+    if (M.trace) trace_event(TR_RD, a);
+    int k = page_kind[a >> 8];
+    if (k == PG_RAM || k == PG_FRAM) return (uint16_t)(mem[a] | (mem[a + 1] << 8));
+    return slow_read16(a);
+}
+
+static inline uint8_t rd8(uint32_t a)
+{
+    a &= ADDR_MASK;
+    if (M.trace) trace_event(TR_RD, a);
+    int k = page_kind[a >> 8];
+    if (k == PG_RAM || k == PG_FRAM) return mem[a];
+    return slow_read8(a);
+}
+
+static inline void wr16(uint32_t a, uint16_t v)
+{
+    a &= ADDR_MASK;
+    if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word write at 0x%05x", a);
+    if (M.trace) trace_event(TR_WR, a);
+    int k = page_kind[a >> 8];
+    if (k == PG_RAM || k == PG_FRAM) {
+        mem[a] = (uint8_t)v;
+        mem[a + 1] = (uint8_t)(v >> 8);
+        return;
+    }
+    slow_write16(a, v);
+}
+
+static inline void wr8(uint32_t a, uint8_t v)
+{
+    a &= ADDR_MASK;
+    if (M.trace) trace_event(TR_WR, a);
+    int k = page_kind[a >> 8];
+    if (k == PG_RAM || k == PG_FRAM) {
+        mem[a] = v;
+        return;
+    }
+    slow_write8(a, v);
+}
+
+// 20-bit data in memory: two words, bits 19:16 in the low nibble of the second.
+static inline uint32_t rd20(uint32_t a)
+{
+    uint32_t lo = rd16(a);
+    return lo | ((uint32_t)(rd16(a + 2) & 0xFu) << 16);
+}
+
+static inline void wr20(uint32_t a, uint32_t v)
+{
+    wr16(a, (uint16_t)v);
+    wr16(a + 2, (uint16_t)((v >> 16) & 0xFu));
+}
+
+#endif

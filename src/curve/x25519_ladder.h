@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* X25519 scalar multiplication on the Montgomery u-line (layer 2, internal): the ladder
+ * steps (x25519_ladder_steps.c) and the whole ladder (x25519_scalarmult.c). */
+#ifndef MB_X25519_LADDER_H
+#define MB_X25519_LADDER_H
+
+#include <stdint.h>
+#include "field/fe25519.h"
+
+/* Indices into the ladder state w[6] of mb_x25519_ladder_steps. */
+enum { X25519_X2, X25519_Z2, X25519_X3, X25519_Z3, X25519_T0, X25519_T1 };
+
+/* The 255 steps of the Montgomery ladder (RFC 7748 section 5) over bits k_254..k_0 of k.
+ * w = {x2, z2, x3, z3, t0, t1}: on entry R0 = (x2 : z2) and R1 = (x3 : z3) with
+ * R1 - R0 = P = (x1 : z1); on return (x2 : z2) = R0 after the steps, i.e. [k]P when the
+ * ladder starts from R0 = neutral (rho : 0), R1 = P. z2 = 0 when the result is the
+ * neutral element. x3, z3, t0, t1 are scratch; the caller wipes w.
+ * z1 == NULL means z1 = 1 (affine P: one multiplication per step less).
+ * Portable C in x25519_ladder_steps.c. (The Cortex-M4 backend replaces
+ * mb_x25519_scalarmult whole, arch/cortex-m4/x25519_scalarmult.S, and has no use for
+ * this interface.)
+ * Pre: bit 255 of k is 0; w[0..3], x1, z1 are outputs of mb_fe25519_mul/sqr/frombytes/set
+ * (the add/sub input rule of fe25519.h).
+ * CT: k, w, x1, z1 secret; each swap is a mask of k_i xor k_(i+1) (seed 002), bits are
+ * read at public positions. Whether z1 is NULL is public. */
+void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
+                            const fe25519 *z1);
+
+/* out = u([k]P) for the u-coordinate u (bit 255 ignored, values >= p reduced), canonical
+ * little-endian; all zero for the neutral element. rnd == NULL: plain ladder from
+ * R0 = (1 : 0), R1 = (u : 1). Otherwise seed 002's Algorithm 1: P = (lambda u : lambda)
+ * (both as the ladder's start R1 and as the difference of every step) and
+ * R0 = (rho : 0), with lambda = the 128-bit little-endian integer rnd[0..16) and
+ * rho = rnd[16..32), each replaced by 1 if it is 0 (so both are nonzero mod p, as
+ * p > 2^128; 128 random bits each are ample for the blinding).
+ * Pre: k is already clamped (bit 255 = 0). out may alias u.
+ * CT: k, rnd, out are secret; u is public. */
+void mb_x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],
+                          const uint8_t *rnd);
+
+#endif
