@@ -19,7 +19,7 @@
 APT_PACKAGES += clang lld llvm msp430mcu mspdebug
 
 # The board's chip (its arch/<chip>/ folder; empty: portable C only).
-MSP430_ARCH ?=
+MSP430_ARCH ?= msp430x
 
 MSP430_CC    := clang --target=msp430
 MSP430_LD    := ld.lld -m msp430elf
@@ -71,12 +71,14 @@ MSP430_STAMP_$(1)  := $(call config_stamp,$(MSP430_DIR)/$(1),$(MSP430_CFLAGS) -$
 $(MSP430_DIR)/$(1)/obj/src/%.o: src/%.c $(LIB_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(1)) -c $$< -o $$@
-$(MSP430_DIR)/$(1)/obj/arch/%.o: arch/%.c $(LIB_HEADERS) $$(MSP430_STAMP_$(1))
+# The chip's files see the board's header too: the board says where the memory-mapped
+# multiplier sits (MPY32 at 0x04C0 on the FR5969, board.h).
+$(MSP430_DIR)/$(1)/obj/arch/%.o: arch/%.c $(LIB_HEADERS) $(MSP430_PLAT)/board.h $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
-	$(MSP430_CC) $$(MSP430_CF_$(1)) -c $$< -o $$@
-$(MSP430_DIR)/$(1)/obj/arch/%.o: arch/%.S $$(MSP430_STAMP_$(1))
+	$(MSP430_CC) $$(MSP430_CF_$(1)) -I$(MSP430_PLAT) -c $$< -o $$@
+$(MSP430_DIR)/$(1)/obj/arch/%.o: arch/%.S $(MSP430_PLAT)/board.h $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
-	$(MSP430_CC) $$(MSP430_CF_$(1)) -c $$< -o $$@
+	$(MSP430_CC) $$(MSP430_CF_$(1)) -I$(MSP430_PLAT) -c $$< -o $$@
 $(if $(3),$$(filter $(MSP430_DIR)/$(1)/obj/arch/%,$$(MSP430_LIBOBJ_$(1))): $(call arch_deps,$(3)))
 $(MSP430_DIR)/$(1)/libmotebox.a: $$(MSP430_LIBOBJ_$(1))
 	@rm -f $$@; $(MSP430_AR) rcs $$@ $$^

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Constant time of P-256 under valgrind memcheck (tests/ct/ct_p256.c, built per radix by
-mk/p256.mk): the secret scalar and randomizer are marked undefined, so any branch or
+mk/checks.mk): the secret scalar and randomizer are marked undefined, so any branch or
 memory index derived from them is an error. Valid and invalid scalars (1, n-2, n-1, n,
 2^256-1, random) and every public entry point (base, ECDH uncompressed / compressed /
 randomized, the x = 0 point path) are covered. The leaky control binary adds one secret
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgri
 def run(binary, *args):
     path = BUILD / "host" / binary
     if not path.exists():
-        pytest.fail(f"{path} missing: run `make` (mk/p256.mk builds it)")
+        pytest.fail(f"{path} missing: run `make` (mk/checks.mk builds it)")
     return subprocess.run(VALGRIND + [str(path), *args], capture_output=True, text=True,
                           timeout=300)
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """GF(p256) of every field backend (r16, r32, r64) against Python integers.
 
-The test-only shim tests/p256/fep256_shim.c (built by mk/p256.mk into
+The test-only shim tests/p256/fep256_shim.c (built by mk/checks.mk into
 build/host/rNN/libfep256_test.so) passes raw limb values as 32 big-endian bytes, so each
 operation's exact result is checked: Montgomery products f*g/2^256 mod p, results always
 fully reduced below p, flags exact."""
@@ -22,7 +22,7 @@ RANDOM = 10_000          # random cases per operation and backend (mul, sqr, add
 def fe(request):
     path = BUILD / "host" / f"r{request.param}" / "libfep256_test.so"
     if not path.exists():
-        pytest.fail(f"{path} missing: run `make` (mk/p256.mk builds it)")
+        pytest.fail(f"{path} missing: run `make` (mk/checks.mk builds it)")
     c = ctypes.CDLL(str(path))
     assert c.t_radix() == request.param
     assert c.t_size() == 32

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """The P-256 code under AddressSanitizer + UndefinedBehaviorSanitizer: the driver
-tests/p256/sanitize_p256.c (built per radix from the sources by mk/p256.mk) gets valid
+tests/p256/sanitize_p256.c (built per radix by mk/checks.mk, linked to the sanitized library) gets valid
 and invalid inputs, each in a heap buffer of exactly its length; any over-read, overflow,
 shift or signed-overflow bug aborts the run. Results are checked against OpenSSL."""
 import random
@@ -34,7 +34,7 @@ def h(b):
 def test_asan_ubsan(radix):
     path = BUILD / "host" / f"r{radix}" / "asan_p256"
     if not path.exists():
-        pytest.fail(f"{path} missing: run `make` (mk/p256.mk builds it)")
+        pytest.fail(f"{path} missing: run `make` (mk/checks.mk builds it)")
     rng = random.Random(radix)
     jobs = []                                   # (line, expected output)
     for k in [1, 2, N - 1, N - 2] + [rng.randrange(1, N) for _ in range(12)]:

@@ -2,7 +2,7 @@
 """The public API under AddressSanitizer + UndefinedBehaviorSanitizer, every field backend.
 
 build/hostcheck/san/rNN/sanitize_main (tests/host/sanitize_main.c, built by
-mk/hostcheck.mk with -fsanitize=address,undefined and every buffer heap-allocated at its
+mk/checks.mk with -fsanitize=address,undefined and every buffer heap-allocated at its
 exact size) runs cases written here from outside references (RFC 7748, Wycheproof,
 libsodium via PyNaCl) and checks every output; any sanitizer report aborts the run."""
 import os

@@ -47,16 +47,20 @@ static const uint32_t N3[9] = {
     0xffffffffu, 0xffffffffu, 0x00000002u, 0xfffffffdu, 0x00000002u
 };
 
-/* out = a + (b & mask), 9 words. CT: a, mask secret. */
+/* out = a + (b & mask) mod 2^288, 9 words. The carry is the majority of the top bits
+ * (bitwise only): clang for the MSP430 compiles a 64-bit accumulator's carries into
+ * conditional jumps. CT: a, mask secret. */
 static void add9_masked(uint32_t out[9], const uint32_t a[9], const uint32_t b[9],
                         uint32_t mask)
 {
-    uint64_t w = 0;
+    uint32_t c = 0, x, y, s;
     int i;
     for (i = 0; i < 9; i++) {
-        w += (uint64_t)a[i] + (b[i] & mask);
-        out[i] = (uint32_t)w;
-        w >>= 32;
+        x = a[i];
+        y = b[i] & mask;
+        s = x + y + c;
+        c = ((x & y) | ((x | y) & ~s)) >> 31;
+        out[i] = s;
     }
 }
 

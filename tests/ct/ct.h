@@ -7,7 +7,7 @@
  * "Use of uninitialised value"). Outputs are marked defined again only after the API
  * call returns (ct_public), since they are meant to leave the function.
  *
- * Adding a case is one function in any tests/ct/ct_*.c file (mk/hostcheck.mk links them
+ * Adding a case is one function in any tests/ct/ct_*.c file (mk/checks.mk links them
  * all into build/hostcheck/ct/rNN/ct_check):
  *
  *     CT_CASE(my_function) {

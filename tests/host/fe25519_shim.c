@@ -2,7 +2,7 @@
 /* Test-only shim (never part of libmotebox): exposes the internal GF(2^255-19) backend
  * to Python in batches, as raw representation bytes in and out, so tests/test_fe25519.py
  * can check every operation against Python integers. Built per radix into
- * build/host/rNN/libfe25519_test.so by mk/hostcheck.mk. */
+ * build/host/rNN/libfe25519_test.so by mk/checks.mk. */
 #include <stdint.h>
 #include <string.h>
 #include "field/fe25519.h"

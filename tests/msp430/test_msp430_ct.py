@@ -5,7 +5,9 @@ different secrets the simulator's trace between ct_begin() and ct_end() (every e
 instruction address and every data address, in order) and the cycle count the firmware
 measures must be identical. Outputs are checked against libsodium (PyNaCl) and OpenSSL
 (`cryptography`), so the secrets really were used. Negative controls (a branch on a
-secret bit, a secret table index) must make the same check fail."""
+secret bit, a secret table index) must make the same check fail. Run on the portable
+builds and, when mk/msp430.mk names the board's chip, on its assembly builds (-O2, both
+multipliers), which must then exist."""
 import random
 
 import nacl.bindings
@@ -22,9 +24,19 @@ RND = bytes((7 * i + 3) & 0xFF for i in range(32))
 X25519_PUB = bytes.fromhex("e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493")
 
 
-def secrets(n=3, seed=430):
+P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+def secrets(op=None, n=3, seed=430):
+    """Random secrets; for P-256 also the scalars whose recoding (k + 2n or k + 3n) carries
+    differently from random ones: 2, 3 and n - 1 (the masked k = n - 1 path; its
+    output equals that of k = 1, so 1 is left out). A carry
+    computed with a branch shows up as a different trace or cycle count."""
     rng = random.Random(seed)
-    return [bytes(rng.getrandbits(8) for _ in range(32)) for _ in range(n)]
+    out = [bytes(rng.getrandbits(8) for _ in range(32)) for _ in range(n)]
+    if op in (4, 8):
+        out += [k.to_bytes(32, "big") for k in (2, 3, P256_N - 1)]
+    return out
 
 
 def p256_pub():
@@ -38,7 +50,7 @@ def expected(op, secret, pub):
     """What the operation must output, from outside references; None = not checked."""
     if op in (1, 2):
         return nacl.bindings.crypto_scalarmult(secret, pub[:32])
-    if op == 4:
+    if op in (4, 8):
         from cryptography.hazmat.primitives.asymmetric import ec
         sk = ec.derive_private_key(int.from_bytes(secret, "big"), ec.SECP256R1())
         peer = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), pub)
@@ -49,14 +61,16 @@ def expected(op, secret, pub):
     return None
 
 
-def run_op(tmp_path, mpy, op, secret, pub):
-    src = t430.firmware("ct", mpy)
+def run_op(tmp_path, variant, op, secret, pub):
+    src = t430.firmware("ct", variant=variant)
+    mpy = t430.VARIANTS[variant].mpy
     if not t430.have_sim():
         pytest.fail(f"{t430.sim_path()} missing: run `make` (SIM430's simulator)")
     if not src.exists():
         pytest.fail(f"{src} missing: run `make msp430` first")
     blob = bytes([op]) + secret + RND + pub.ljust(65, b"\0")
-    elf = t430.patch_elf(src, tmp_path / f"ct-{op}-{secret[:4].hex()}.elf", "ct_input", blob)
+    elf = t430.patch_elf(src, tmp_path / f"ct-{variant}-{op}-{secret[:4].hex()}.elf", "ct_input",
+                         blob)
     begin, _ = t430.symbol(elf, "ct_begin")
     end, _ = t430.symbol(elf, "ct_end")
     r = t430.run(elf, mpy=mpy, window=(begin, end), timeout=1800)
@@ -70,17 +84,26 @@ def run_op(tmp_path, mpy, op, secret, pub):
     return r.window, int(fields["cycles"]), out, fields, elf
 
 
-OPS = [(1, "x25519"), (2, "x25519_randomized")] + ([(4, "p256_ecdh")] if HAVE_P256 else []) \
-    + [(6, "box_stream")]
-CASES = [(op, name, mpy) for mpy in (32, 16) for op, name in OPS]
+OPS = [(1, "x25519"), (2, "x25519_randomized")] \
+    + ([(4, "p256_ecdh"), (8, "p256_ecdh_randomized")] if HAVE_P256 else []) + [(6, "box_stream")]
+# The portable -O2 builds and the assembly -O2 builds (a few seconds per case).
+ASM = [v for v in t430.variants(asm=True) if t430.VARIANTS[v].opt == "O2"]
+VARIANTS = ["mpy32", "mpy16"] + ASM
+CASES = [(op, name, v) for v in VARIANTS for op, name in OPS]
 
 
-@pytest.mark.parametrize("op,name,mpy", CASES, ids=[f"{c[1]}-mpy{c[2]}" for c in CASES])
-def test_constant_time(tmp_path, op, name, mpy):
-    pub = p256_pub() if op == 4 else X25519_PUB
+def case_id(op_name, variant):
+    v = t430.VARIANTS[variant]
+    return f"{op_name}-mpy{v.mpy}" + ("-asm" if v.asm else "")
+
+
+@pytest.mark.parametrize("op,name,variant", CASES, ids=[case_id(c[1], c[2]) for c in CASES])
+def test_constant_time(tmp_path, op, name, variant):
+    mpy = t430.VARIANTS[variant].mpy
+    pub = p256_pub() if op in (4, 8) else X25519_PUB
     seen, elfs = [], []
-    for s in secrets():
-        window, cycles, out, fields, elf = run_op(tmp_path, mpy, op, s, pub)
+    for s in secrets(op):
+        window, cycles, out, fields, elf = run_op(tmp_path, variant, op, s, pub)
         assert fields["return"] == "0", fields
         want = expected(op, s, pub)
         if want is not None:
@@ -99,11 +122,16 @@ def test_constant_time(tmp_path, op, name, mpy):
     assert len(cycles) == 1, f"{name}: cycle count differs between secrets: {cycles}"
 
 
-@pytest.mark.parametrize("op,name", [(90, "neg_branch"), (91, "neg_index")])
-def test_negative_control(tmp_path, op, name):
+NEG = [(op, name, v) for v in ["mpy32"] + ASM
+       for op, name in [(90, "neg_branch"), (91, "neg_index")]]
+
+
+@pytest.mark.parametrize("op,name,variant", NEG, ids=[case_id(c[1], c[2]) for c in NEG])
+def test_negative_control(tmp_path, op, name, variant):
     """The check can fail: code with a secret branch / a secret table index gives
-    different traces for the same three secrets. (Their cycle counts may still agree:
-    on the MSP430 both arms of neg_branch's `if` happen to take equal time, which is
-    exactly why the trace, not only the cycle count, is compared.)"""
-    seen = [run_op(tmp_path, 32, op, s, X25519_PUB)[:2] for s in secrets()]
+    different traces for the same three secrets, in the portable image and in the
+    assembly one. (Their cycle counts may still agree: on the MSP430 both arms of
+    neg_branch's `if` happen to take equal time, which is exactly why the trace, not only
+    the cycle count, is compared.)"""
+    seen = [run_op(tmp_path, variant, op, s, X25519_PUB)[:2] for s in secrets()]
     assert len({w for w, _ in seen}) > 1, f"{name}: traces equal, the check is blind"

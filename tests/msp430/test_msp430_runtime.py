@@ -4,7 +4,9 @@ helpers (MPY32 and MPY16 builds), shifts, divisions and mem* helpers, checked by
 rt_check firmware against Python-integer results (gen_rt_cases.py); the MPY16 build also
 on an independent simulator (mspdebug's `sim` with its hardware multiplier); and which
 helpers the library calls (no variable-count shift or division may be reachable from
-src/, since their time depends on the count)."""
+src/ or from the chip's assembly, since their time depends on the count), in the
+portable libraries and, when mk/msp430.mk names the board's chip, in its assembly ones
+(which must then exist)."""
 import re
 import shutil
 import subprocess
@@ -38,12 +40,12 @@ def need(path):
     return path
 
 
-@pytest.mark.parametrize("opt", ["O2", "Os"])
-@pytest.mark.parametrize("mpy", t430.MPYS, ids=lambda m: f"mpy{m}")
-def test_runtime_on_simulator(mpy, opt):
+@pytest.mark.parametrize("variant", t430.variants())
+def test_runtime_on_simulator(variant):
     if not t430.have_sim():
         pytest.fail(f"{t430.sim_path()} missing: run `make` (SIM430's simulator)")
-    r = t430.run(need(t430.firmware("rt_check", mpy, opt)), mpy=mpy, timeout=120)
+    mpy = t430.VARIANTS[variant].mpy
+    r = t430.run(need(t430.firmware("rt_check", variant=variant)), mpy=mpy, timeout=120)
     for g in GROUPS:
         assert f"{g}: ok\n" in r.stdout, r.stdout + r.stderr
     assert r.status == 0, r
@@ -82,11 +84,16 @@ def test_mpy16_runtime_on_mspdebug(tmp_path):
     assert total == 0 and groups == [0, 0, 0, 0], f"failures: total {total}, per group {groups}"
 
 
-def library_calls():
-    """{(function, helper)} for every call from the -O2 and -Os libraries to a helper."""
+# Every library build: the portable ones (shared by both multipliers) and the assembly
+# ones (one per multiplier).
+LIBS = sorted({t430.VARIANTS[v].lib for v in t430.variants()})
+
+
+def library_calls(libs=LIBS):
+    """{(function, helper)} for every call from the given library builds to a helper."""
     calls = set()
-    for opt in ("O2", "Os"):
-        lib = need(t430.build_dir() / opt / "libmotebox.a")
+    for name in libs:
+        lib = need(t430.build_dir() / name / "libmotebox.a")
         dis = subprocess.run(["llvm-objdump", "-dr", str(lib)], check=True,
                              stdout=subprocess.PIPE).stdout.decode()
         func = None
@@ -100,8 +107,9 @@ def library_calls():
     return calls
 
 
-def test_library_calls_only_fixed_time_helpers():
-    calls = library_calls()
+@pytest.mark.parametrize("lib", LIBS)
+def test_library_calls_only_fixed_time_helpers(lib):
+    calls = library_calls([lib])
     assert calls, "no helper calls found at all: the disassembly parse is broken"
     bad = sorted(c for c in calls
                  if (c[1] in VARIABLE_TIME or c[1] not in ALLOWED) and c not in REVIEWED)

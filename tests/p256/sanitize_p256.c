@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ASan+UBSan driver for the P-256 code (built by mk/p256.mk from the sources, not the
- * library, with -fsanitize=address,undefined; run by tests/test_p256_sanitizers.py).
+ * ASan+UBSan driver for the P-256 code (built by mk/checks.mk per radix, linked to the
+ * library built with -fsanitize=address,undefined; run by tests/test_p256_sanitizers.py).
  * Reads lines "op sk-hex pk-hex rnd-hex" from stdin (ops: base, ecdh, ecdhr, comp,
  * decomp; "-" for an unused field, pk of any length) and prints "rc out-hex" per line,
  * so the Python side checks the results against OpenSSL while the sanitizers watch

@@ -10,6 +10,7 @@ Input schema (one file per target):
              "code": int|null, "stack": int|null, "reference": str|null}, ...],
    "plot": "own"?,     (the bench step drew bench/results/<target>.png itself)
    "goals": [{"op", "metric", "goal", "anchor", "measured", "met"}]?, "goals_title": str?}
+  (a goal of null is rendered "report": the figure is reported, no goal is set)
 """
 import json
 import sys
@@ -62,9 +63,12 @@ def table(result):
                   "|---|---|---|---|---|---|"]
         for g in result["goals"]:
             unit = "B" if g["metric"] in ("code", "stack") else "cycles"
-            lines.append(f"| {g['op']} | {g['metric']} | ≤ {_num(g['goal'])} {unit} | "
-                         f"{_num(g['measured'])} | {'yes' if g['met'] else '**no**'} | "
-                         f"{g['anchor']} |")
+            if g["goal"] is None:       # no goal set: the figure is reported
+                goal, met = "report", "—"
+            else:
+                goal, met = f"≤ {_num(g['goal'])} {unit}", "yes" if g["met"] else "**no**"
+            lines.append(f"| {g['op']} | {g['metric']} | {goal} | {_num(g['measured'])} | "
+                         f"{met} | {g['anchor']} |")
     png = _results() / f"{result['target']}.png"
     if png.exists():
         lines += ["", f"![{result['target']} cycles](bench/results/{png.name})"]

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The host "board": the demo's sensor node on the host library (build/host/libmotebox.so
 through the motebox binding), making the same calls as the firmware. No firmware, no
-simulator; its benchmarks are C programs (bench/host_bench*.c, mk/hostcheck.mk)."""
+simulator; its benchmarks are C programs (bench/host_bench*.c, mk/host.mk)."""
 import os
 
 import motebox

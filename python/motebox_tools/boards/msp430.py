@@ -11,8 +11,10 @@ motebox MSP430X simulator (build/sim/msp430sim, `motebox_tools.sim.msp430`).
   size per operation from per-operation links, bench/results/msp430x-mpy{32,16}.json.
 
 Variants (`VARIANTS`): one per firmware build directory, each naming its multiplier,
-optimisation level and library build (build/msp430/<lib>/libmotebox.a); an assembly
-backend (arch/msp430x) adds rows to that table, not modules.
+optimisation level and library build (build/msp430/<lib>/libmotebox.a). The `-asm` rows
+are the builds with the board's chip folder (arch/<chip>/, the one line MSP430_ARCH of
+mk/msp430.mk; `chip()`): they exist only when that line names a chip, and their labels
+take the chip's name from the build's config stamp, so no chip is named here.
 """
 import argparse
 import json
@@ -35,24 +37,73 @@ PLATFORM = "platforms/msp430fr5969"
 
 @dataclass(frozen=True)
 class Variant:
-    mpy: int        # hardware multiplier of the firmware and runtime (32: MPY32, 16: MPY)
-    opt: str        # optimisation level of the firmware and library
-    lib: str        # library build: build/msp430/<lib>/libmotebox.a
-    impl: str       # how the bench rows describe the code
+    mpy: int            # hardware multiplier of the firmware and runtime (32: MPY32, 16: MPY)
+    opt: str            # optimisation level of the firmware and library
+    lib: str            # library build: build/msp430/<lib>/libmotebox.a
+    asm: bool = False   # with the board's chip folder (arch/<chip>/, MSP430_ARCH)
+
+    @property
+    def impl(self):
+        """How the bench rows describe the code: "portable r16 -O2", or for an assembly
+        build "arch/<chip> asm + C, -O2" with the chip its config stamp records."""
+        if not self.asm:
+            return f"portable r16 -{self.opt}"
+        return f"arch/{built_chip(self.lib) or '?'} asm + C, -{self.opt}"
 
 
-# build/msp430/<name>: the portable C builds (radix 2^16).
+# build/msp430/<name>: the portable C builds (radix 2^16), and the same with the chip's
+# assembly (built only when mk/msp430.mk's MSP430_ARCH names a chip).
 VARIANTS = {
-    "mpy32": Variant(32, "O2", "O2", "portable r16 -O2"),
-    "mpy16": Variant(16, "O2", "O2", "portable r16 -O2"),
-    "mpy32-Os": Variant(32, "Os", "Os", "portable r16 -Os"),
-    "mpy16-Os": Variant(16, "Os", "Os", "portable r16 -Os"),
+    "mpy32": Variant(32, "O2", "O2"),
+    "mpy16": Variant(16, "O2", "O2"),
+    "mpy32-Os": Variant(32, "Os", "Os"),
+    "mpy16-Os": Variant(16, "Os", "Os"),
+    "mpy32-asm": Variant(32, "O2", "mpy32-asm", asm=True),
+    "mpy16-asm": Variant(16, "O2", "mpy16-asm", asm=True),
+    "mpy32-Os-asm": Variant(32, "Os", "mpy32-Os-asm", asm=True),
+    "mpy16-Os-asm": Variant(16, "Os", "mpy16-Os-asm", asm=True),
 }
 
 
 def build_dir():
     """build/msp430 of the tree (or of $MOTEBOX_BUILD)."""
     return build_root() / "msp430"
+
+
+def chip():
+    """The chip folder the board builds with (arch/<chip>/), "" for portable C only:
+    $MSP430_ARCH when set (make passes a command-line MSP430_ARCH= on to the tests), else
+    the `MSP430_ARCH ?= <chip>` line of mk/msp430.mk."""
+    if "MSP430_ARCH" in os.environ:
+        return os.environ["MSP430_ARCH"].strip()
+    mk = (repo() / "mk" / "msp430.mk").read_text()
+    m = re.search(r"^MSP430_ARCH\s*\?=[ \t]*(\S*)", mk, re.M)
+    return m.group(1) if m else ""
+
+
+def built_chip(lib):
+    """The chip a library build was made with (`arch=<chip>` in build/msp430/<lib>/
+    config.stamp), None when it is not built or portable."""
+    try:
+        stamp = (build_dir() / lib / "config.stamp").read_text()
+    except OSError:
+        return None
+    m = re.search(r"(?:^|\s)arch=(\S+)", stamp)
+    return m.group(1) if m else None
+
+
+def variants(asm=None):
+    """The variants the board builds: the portable ones, plus the assembly ones when
+    chip() names a chip (asm=True: only those, asm=False: only portable)."""
+    with_asm = bool(chip())
+    return [v for v, d in VARIANTS.items()
+            if (d.asm and with_asm and asm is not False) or (not d.asm and asm is not True)]
+
+
+def demo_variant():
+    """The demo's node build: the assembly one with the 32-bit multiplier when the board
+    builds one, else the portable mpy32."""
+    return "mpy32-asm" if chip() else "mpy32"
 
 
 def variant_name(mpy=32, opt="O2"):
@@ -124,8 +175,8 @@ def run_node_msp430(server_pk: bytes, node_sk: bytes, readings: bytes, mpy: int 
         if mpy not in MPYS:
             raise ValueError("mpy must be 32 or 16")
         variant = variant_name(mpy)
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
+    if variant not in variants():       # the assembly ones only when the board names a chip
+        raise ValueError(f"variant must be one of {', '.join(variants())}")
     mpy = VARIANTS[variant].mpy
     readings = bytes(readings)
     if len(readings) > MAX_READINGS:
@@ -139,15 +190,17 @@ def run_node_msp430(server_pk: bytes, node_sk: bytes, readings: bytes, mpy: int 
     if r.status != 0:
         raise RuntimeError(f"node firmware exited with status {r.status}:\n{r.stdout}\n{r.stderr}")
     sent = parse_node_output(r.stdout, nonce)
-    sent["where"] = (f"MSP430FR5969 firmware (demo/node.c, clang -O2, radix 2^16) on the motebox "
-                     f"MSP430X simulator, {mpy}-bit multiplier (variant {variant}), "
+    sent["where"] = (f"MSP430FR5969 firmware (demo/node.c, clang -O2) on the motebox MSP430X "
+                     f"simulator, {mpy}-bit multiplier, library variant {variant} "
+                     f"({VARIANTS[variant].impl}), "
                      f"{r.cycles:,} cycles in all ({r.cycles / 8e6:.2f} s at 8 MHz)")
     return sent
 
 
 def run_node(server_pk, node_sk, readings, variant=None):
-    """The boards table's demo node: run_node_msp430 on `variant` (default mpy32)."""
-    return run_node_msp430(server_pk, node_sk, readings, variant=variant or "mpy32")
+    """The boards table's demo node: run_node_msp430 on `variant` (default: demo_variant(),
+    the assembly build when the board has one)."""
+    return run_node_msp430(server_pk, node_sk, readings, variant=variant or demo_variant())
 
 
 # ---- the bench step ------------------------------------------------------------------
@@ -165,6 +218,52 @@ REFERENCE = {
          "fe_mul121666": "512 (seed 000, asm)",
          "x25519": "7,933,296 cycles, 13,112 B (seed 000, asm)"},
 }
+
+# Issue #11's goals for the assembly builds (GOAL_VARIANT of each multiplier), with the
+# anchors it names; each bench/results/msp430x-mpy*.json carries them beside this run's
+# measurements and the report renders the table. goal None: "report" (no goal set).
+GOAL_VARIANT = {32: "mpy32-asm", 16: "mpy16-asm"}
+GOALS = {  # mpy: [(op, label, metric, goal, anchor)]
+    32: [("fe_mul", "field mul incl. call", "cycles", 1700, "2,079 (seed 000)"),
+         ("fe_sqr", "field sqr incl. call", "cycles", 1250, "1,563 (seed 000)"),
+         ("x25519", "X25519", "cycles", 4500000, "5,301,792 (seed 000)"),
+         ("x25519_randomized", "X25519 randomized", "cycles", 4900000, "—"),
+         ("x25519", "X25519", "code", 8000,
+          "10,088 B (seed 000); 4,717 B (IoTDisco, 10.8 M cycles)"),
+         ("x25519", "X25519", "stack", 400, "384 B (seed 000)"),
+         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", 7000000, "9,122,988 (seed 001)"),
+         ("box_stream", "box stream per 64 B", "cycles", 12000,
+          "7,443 (seed 003's hardware)")],
+    16: [("fe_mul", "field mul incl. call", "cycles", 2600, "3,193 (seed 000)"),
+         ("fe_sqr", "field sqr incl. call", "cycles", 1950, "2,426 (seed 000)"),
+         ("x25519", "X25519", "cycles", 6500000, "7,933,296 (seed 000)"),
+         ("x25519_randomized", "X25519 randomized", "cycles", 7000000, "—"),
+         ("x25519", "X25519", "code", 9000,
+          "13,112 B (seed 000); 4,717 B (IoTDisco, 10.8 M cycles)"),
+         ("x25519", "X25519", "stack", 400, "384 B (seed 000)"),
+         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", None, "9,122,988 (seed 001)"),
+         ("box_stream", "box stream per 64 B", "cycles", None, "7,443 (seed 003's hardware)")],
+}
+
+
+def goal_rows(mpy, runs):
+    """One row per goal of the multiplier: the measured GOAL_VARIANT value beside the goal
+    (met None when the goal is "report"), when that variant ran."""
+    run = next(((m, z) for v, m, z in runs if v == GOAL_VARIANT[mpy]), None)
+    if run is None:
+        return []
+    measured, sizes = run
+    out = []
+    for op, label, metric, goal, anchor in GOALS[mpy]:
+        if op not in measured:
+            continue
+        value = (measured[op]["cycles"]["median"] if metric == "cycles"
+                 else sizes.get(op) if metric == "code" else measured[op]["stack"])
+        out.append({"op": label, "metric": metric, "goal": goal, "anchor": anchor,
+                    "measured": value,
+                    "met": None if goal is None else value is not None and value <= goal})
+    return out
+
 
 # Per-operation stubs for the code-size links: declarations and one call each. The
 # operands are volatile-qualified globals so nothing is folded away.
@@ -304,7 +403,9 @@ def write_json(mpy, runs):
         "conditions": (f"motebox msp430sim --mpy {mpy} (CPUX cycle tables of SLAU367, "
                        f"docs/MSP430_TIMING.md), MCLK 8 MHz, no FRAM wait states; {mult}; "
                        f"{clang_version()} --target=msp430 -O2 or -Os -DMB_RADIX=16, ld.lld; "
-                       "portable C (radix 2^16) with motebox's __mspabi_* runtime; cycles per "
+                       "portable C (radix 2^16) with motebox's __mspabi_* runtime, and in the "
+                       "rows labelled `arch/<chip> asm + C` the same with the chip's assembly "
+                       "replacing whole portable files (one build per multiplier); cycles per "
                        "call including call overhead, min/median/max over the firmware's "
                        "repetitions; stack = painted bytes touched below the caller; code = "
                        "text+rodata+data the operation pulls in from the library and runtime "
@@ -329,6 +430,12 @@ def write_json(mpy, runs):
                 "stack": m["stack"],
                 "reference": REFERENCE.get(mpy, {}).get(op) if k == 0 else None,
             })
+    goals = goal_rows(mpy, runs)
+    if goals:
+        doc["goals"] = goals
+        doc["goals_title"] = (f"Issue #11 goals, {mult.split(' (')[0]}, measured on the "
+                              f"{VARIANTS[GOAL_VARIANT[mpy]].impl} build "
+                              f"({GOAL_VARIANT[mpy]})")
     results = repo() / "bench" / "results"
     results.mkdir(parents=True, exist_ok=True)
     path = results / f"{name}.json"
@@ -339,18 +446,25 @@ def write_json(mpy, runs):
 def bench(argv=None):
     """The `make bench` step: bench.elf of each variant on the simulator, code size per
     operation; writes bench/results/msp430x-mpy{32,16}.json (one per multiplier, rows of
-    its variants in VARIANTS order)."""
+    its variants in VARIANTS order, and issue #11's goals for its assembly build)."""
     ap = argparse.ArgumentParser(prog="motebox_tools.bench msp430",
                                  description=bench.__doc__.split("\n")[0])
     ap.add_argument("--build", type=Path, default=build_dir())
     ap.add_argument("--sim", type=Path, default=sim_path())
     ap.add_argument("--mpy", type=int, choices=list(MPYS), action="append")
     ap.add_argument("--variants", nargs="*", choices=list(VARIANTS),
-                    help="variants to measure (default: every one built)")
+                    help="variants to measure (default: every one the board builds)")
     args = ap.parse_args(argv)
     root = repo()
     have_p256 = bool(list((root / "src" / "proto").glob("p256*.c")))
-    chosen = args.variants or [v for v in VARIANTS if (args.build / v / "bench.elf").exists()]
+    if args.variants:
+        chosen = args.variants
+    else:
+        chosen = [v for v in variants() if (args.build / v / "bench.elf").exists()]
+        missing = [v for v in variants(asm=True) if v not in chosen]
+        if missing:     # the board names a chip: its rows are part of the step
+            raise SystemExit(f"no bench.elf for {', '.join(missing)} under {args.build} although "
+                             f"mk/msp430.mk builds arch/{chip()}/: run `make msp430`")
     for mpy in args.mpy or list(MPYS):
         runs = []
         for variant in (v for v in chosen if VARIANTS[v].mpy == mpy):

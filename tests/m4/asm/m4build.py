@@ -22,7 +22,7 @@ QEMU = ["qemu-system-arm", "-M", "mps2-an386", "-display", "none", "-monitor", "
 
 def need(tool):
     if shutil.which(tool) is None:
-        pytest.fail(f"{tool} not found: run `make setup` (apt package list in mk/m4model.mk)")
+        pytest.fail(f"{tool} not found: run `make setup` (apt package list in mk/m4.mk)")
 
 
 def build_timing(tmp, seq, funcs=""):
