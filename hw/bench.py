@@ -19,20 +19,20 @@ from synth import synth                              # noqa: E402
 
 WS = (2, 4, 8, 12, 16)
 RAM_BITS = 9 * 256
-# RAM macro estimate from seed 003 itself: Faraday 130 nm single-port register-file RAM,
+# RAM macro estimate from [HSSW15] itself: Faraday 130 nm single-port register-file RAM,
 # 2048 bits = 0.023 mm^2 (section 3.1); 1 GE = 5.12 um^2 (UMC 130 nm, section 5).
 GE_PER_RAM_BIT = 0.023e6 / 5.12 / 2048
-REF = {  # seed 003, section 5 (Table 2 ranges over w = 2..16)
-    "DH-1": "811,170 – 3,455,394 (seed 003, W=16..2)",
-    "DH-2": "DH-1 + 34 (seed 003)",
-    "INIT": "6,641 (seed 003)",
-    "UPDATE": "7,443 – 9,291 per 64 B (seed 003)",
+REF = {  # [HSSW15], section 5 (Table 2 ranges over w = 2..16)
+    "DH-1": "811,170 – 3,455,394 ([HSSW15], W=16..2)",
+    "DH-2": "DH-1 + 34 ([HSSW15])",
+    "INIT": "6,641 ([HSSW15])",
+    "UPDATE": "7,443 – 9,291 per 64 B ([HSSW15])",
     "FIRST": None,
-    "FINALIZE": "62 (seed 003)",
-    "DECRYPT": "7,271 – 9,085 (seed 003)",
+    "FINALIZE": "62 ([HSSW15])",
+    "DECRYPT": "7,271 – 9,085 ([HSSW15])",
 }
-AREA_REF = {2: "14.6 kGE at w=2 (seed 003, incl. RAM macro)",
-            16: "18 kGE at w=16 (seed 003, incl. RAM macro)"}
+AREA_REF = {2: "14.6 kGE at w=2 ([HSSW15], incl. RAM macro)",
+            16: "18 kGE at w=16 ([HSSW15], incl. RAM macro)"}
 
 
 def stats(values):
@@ -97,7 +97,7 @@ def main():
                          "code": None, "stack": None, "reference": ref})
         rows.append({"op": "logic depth (gates, longest path)", "impl": f"W={W}", "unit": "gates",
                      "cycles": {"min": s["depth"], "median": s["depth"], "max": s["depth"]},
-                     "code": None, "stack": None, "reference": "critical path 53.4–82.6 ns (seed 003)"})
+                     "code": None, "stack": None, "reference": "critical path 53.4–82.6 ns ([HSSW15])"})
     result = {
         "target": "hw",
         "title": "crypto_box ASIP (RTL, Verilator cycle counts; Yosys area)",

@@ -72,7 +72,7 @@ int mb_x25519(uint8_t out[32], const uint8_t sk[32], const uint8_t pk[32]) MB_MU
 int mb_x25519_base(uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
 
 /* Same result as mb_x25519, computed with randomized projective coordinates
- * (seed 002, Algorithm 1): the starting point is scaled by a nonzero lambda and the
+ * ([DS16], Algorithm 1): the starting point is scaled by a nonzero lambda and the
  * neutral element by a nonzero rho, both derived from rnd. rnd MUST be fresh random
  * bytes for every call (it is the side-channel countermeasure, not a key).
  * Secret: sk, rnd, out. */
@@ -143,7 +143,7 @@ int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_
                          const uint8_t n[24], const uint8_t pk[32],
                          const uint8_t sk[32]) MB_MUST_CHECK;
 
-/* ---- streaming sensor API (seed 003's INIT / UPDATE / FINALIZE) ------------------
+/* ---- streaming sensor API ([HSSW15]'s INIT / UPDATE / FINALIZE) ------------------
  * Encrypts and authenticates any length with constant RAM. The bytes written by all
  * updates, in order, equal the ciphertext part of mb_secretbox(m, n, k), and the final
  * tag equals its first 16 bytes: the receiver opens tag || ciphertext with libsodium's

@@ -356,7 +356,7 @@ def test_mul121666_wrap_edges(field):
 
 
 def test_ladder_randomization_is_real(field):
-    """The randomized ladder (seed 002 Algorithm 1) really changes the projective
+    """The randomized ladder ([DS16] Algorithm 1) really changes the projective
     coordinates: (X : Z) differ from the plain ladder's and between rnd values, while X/Z
     stays X25519's answer (libsodium). rnd = 0 means lambda = rho = 1 (the documented
     zero mapping), which must reproduce the plain ladder's (X : Z) exactly."""

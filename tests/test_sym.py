@@ -10,7 +10,7 @@ import nacl.bindings as nb
 import pytest
 
 import sodium_ref
-from vectors import poly1305_rfc
+from vectors import P1305, poly1305_int, poly1305_rfc
 
 # NaCl tests/core1.c, core2.c, stream.c (also libsodium test/default/*): the X25519
 # shared secret of the box example, HSalsa20 of it ("firstkey"), HSalsa20 of firstkey
@@ -23,19 +23,6 @@ NACL_NONCE = bytes.fromhex("69696ee955b62b73cd62bda875fc73d68219e0036b7a0b37")
 NACL_STREAM_SHA256 = "662b9d0e3463029156069b12f918691a98f7dfb2ca0393c96bbfc6b1fbd630a2"
 ALICE_SK = bytes.fromhex("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
 BOB_PK = bytes.fromhex("de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
-
-P1305 = (1 << 130) - 5
-
-
-def poly1305_int(m, k):
-    """Poly1305 straight from its definition (RFC 8439 2.5.1), in Python integers."""
-    r = int.from_bytes(k[:16], "little") & 0x0ffffffc0ffffffc0ffffffc0fffffff
-    s = int.from_bytes(k[16:], "little")
-    acc = 0
-    for i in range(0, len(m), 16):
-        block = m[i:i + 16] + b"\x01"
-        acc = (acc + int.from_bytes(block, "little")) * r % P1305
-    return ((acc + s) % (1 << 128)).to_bytes(16, "little")
 
 
 def test_nacl_constants_against_libsodium():

@@ -57,6 +57,20 @@ RFC7748_ITERATED = {
 }
 
 
+P1305 = (1 << 130) - 5
+
+
+def poly1305_int(m, k):
+    """Poly1305 straight from its definition (RFC 8439 2.5.1), in Python integers."""
+    r = int.from_bytes(k[:16], "little") & 0x0ffffffc0ffffffc0ffffffc0fffffff
+    s = int.from_bytes(k[16:], "little")
+    acc = 0
+    for i in range(0, len(m), 16):
+        block = m[i:i + 16] + b"\x01"
+        acc = (acc + int.from_bytes(block, "little")) * r % P1305
+    return ((acc + s) % (1 << 128)).to_bytes(16, "little")
+
+
 def poly1305_rfc():
     """RFC 7539 Poly1305 vectors: (key, msg, tag) as bytes."""
     return [(bytes.fromhex(r["key"]), bytes.fromhex(r["msg"]), bytes.fromhex(r["tag"]))

@@ -10,7 +10,7 @@
  * Inputs: f, g < p. Output: h < p; h may alias f or g (all loads precede the store).
  * Clobbers: r0-r3, r12 (AAPCS; r4-r11 and lr saved: 36 bytes of stack).
  * CT: f, g secret. No branch, no data-dependent address; carries become masks via SBC
- *     (seed 001, Algorithm 2), and p's words -1, -1, -1, 0, 0, 0, 1, -1 make the masked
+ *     ([SAK18], Algorithm 2), and p's words -1, -1, -1, 0, 0, 0, 1, -1 make the masked
  *     p the mask itself, zeros, and mask >> 31.
  * Register map: r4-r11 = f, then the result; r1/r3/r12 = g words (three at a time, so
  * lr stays free), then the top word and the mask; r0 = h, r2 = g.

@@ -57,7 +57,7 @@ HEADER = """\
  * the frame stores and the first f word; some rows (PAIR0/PAIR1 in the generator) load
  * the next row's f word with their own, so the next row boundary has no access, and
  * the word that boundary would store waits for the following run. (2)
- * Montgomery reduction (seed 001): p = -1 mod 2^32, so the digit of column k is its low
+ * Montgomery reduction ([SAK18]): p = -1 mod 2^32, so the digit of column k is its low
  * word q_k itself, and adding q_k p = q_k (p+1) - q_k clears that word exactly; what is
  * added is Q (p+1) with p + 1 = 2^96 + 2^192 + (2^32-1) 2^224: three "rows" with the
  * constant words 1 (at word 3), 1 (word 6), 2^32-1 (word 7), i.e. column k gets q_{k-3}

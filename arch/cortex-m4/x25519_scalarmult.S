@@ -210,7 +210,7 @@ mb_x25519_sel:
  * void mb_x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],
  *                           const uint8_t *rnd);
  * Contract of src/curve/x25519_ladder.h (plain ladder from R0 = (1 : 0), R1 = (u : 1);
- * with rnd, seed 002's Algorithm 1: P = (lambda u : lambda), R0 = (rho : 0)). out, k,
+ * with rnd, [DS16]'s Algorithm 1: P = (lambda u : lambda), R0 = (rho : 0)). out, k,
  * u, rnd may be unaligned (single LDR/STR only on them); out may alias u.
  * AAPCS: r4-r11 saved. Stack: 36 + 216 (plain) or 248 (randomized) + the kernels' 48
  * below the frame. Cycles: see `make bench`.

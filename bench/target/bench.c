@@ -4,7 +4,7 @@
  * and outputs are static buffers, so the caller's memory is not counted). One line per
  * operation, machine-readable:
  *   bench op=NAME runs=N min=A median=B max=C stack=S [bytes=L]
- * Cycles include the call (argument set-up, call, return: as seed 002 counts them);
+ * Cycles include the call (argument set-up, call, return: as [DS16] counts them);
  * the cost of reading the counter itself, measured on an empty call, is subtracted and
  * printed as `bench overhead=N`. Uses hal.h only; small RAM (MSP430: 2 KB). */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Drive the reference model through the command flows of seed 003 section 4."""
+"""Drive the reference model through the command flows of [HSSW15] section 4."""
 import json
 import os
 import sys

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// motebox crypto_box ASIP (seed 003 architecture, our own design; see hw/README.md).
+// motebox crypto_box ASIP ([HSSW15] architecture, our own design; see hw/README.md).
 // 32-bit datapath, 68-bit accumulator, digit-serial W-bit multiplier, single-port RAM.
 // Two pipeline stages: stage 1 = program ROM, decode, control flow, address translation
 // (page table + ladder bank swap) and the operand read (the prefetch); stage 2 = execute.

@@ -2,7 +2,7 @@
 /*
  * P-256 scalar multiplication: a regular Montgomery ladder in co-Z Jacobian coordinates
  * that keeps only X and Y (Goundar-Joye-Miyaji-Rivain-Venelli co-Z formulae; Rivain's
- * "Fast and regular algorithms for scalar multiplication", Algorithm 9), as seed 001
+ * "Fast and regular algorithms for scalar multiplication", Algorithm 9), as [SAK18]
  * uses. Both ladder points always share one Z, which is never computed: it is recovered
  * at the end from the known input point, with a single inversion.
  *

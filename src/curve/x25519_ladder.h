@@ -21,14 +21,14 @@ enum { X25519_X2, X25519_Z2, X25519_X3, X25519_Z3, X25519_T0, X25519_T1 };
  * this interface.)
  * Pre: bit 255 of k is 0; w[0..3], x1, z1 are outputs of mb_fe25519_mul/sqr/frombytes/set
  * (the add/sub input rule of fe25519.h).
- * CT: k, w, x1, z1 secret; each swap is a mask of k_i xor k_(i+1) (seed 002), bits are
+ * CT: k, w, x1, z1 secret; each swap is a mask of k_i xor k_(i+1) ([DS16]), bits are
  * read at public positions. Whether z1 is NULL is public. */
 void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
                             const fe25519 *z1);
 
 /* out = u([k]P) for the u-coordinate u (bit 255 ignored, values >= p reduced), canonical
  * little-endian; all zero for the neutral element. rnd == NULL: plain ladder from
- * R0 = (1 : 0), R1 = (u : 1). Otherwise seed 002's Algorithm 1: P = (lambda u : lambda)
+ * R0 = (1 : 0), R1 = (u : 1). Otherwise [DS16]'s Algorithm 1: P = (lambda u : lambda)
  * (both as the ladder's start R1 and as the difference of every step) and
  * R0 = (rho : 0), with lambda = the 128-bit little-endian integer rnd[0..16) and
  * rho = rnd[16..32), each replaced by 1 if it is 0 (so both are nonzero mod p, as

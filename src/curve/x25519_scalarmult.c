@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* X25519 scalar multiplication: the ladder's start (plain or randomized, seed 002
+/* X25519 scalar multiplication: the ladder's start (plain or randomized, [DS16]
  * Algorithm 1) around mb_x25519_ladder_steps, then the projective-to-affine conversion. */
 #include "curve/x25519_ladder.h"
 #include "util/ct.h"

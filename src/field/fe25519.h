@@ -3,8 +3,8 @@
  * GF(2^255-19): the interface every backend provides (layer 1).
  *
  * Backends, chosen at build time by MB_RADIX (never by function pointers):
- *   16  fe25519_r16.c  16 x 16-bit limbs, radix 2^16  (MSP430 representation, seed 000)
- *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, seed 002)
+ *   16  fe25519_r16.c  16 x 16-bit limbs, radix 2^16  (MSP430 representation, [DHH+15])
+ *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, [DS16])
  *   64  fe25519_r64.c   5 x 51-bit limbs in uint64_t   (64-bit hosts)
  * r16 and r32 keep encoding, decoding and set in fe25519_io_r16.c / fe25519_io_r32.c, so
  * that the arithmetic file alone is replaced by arch/<chip>/ assembly.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(2^255-19), radix 2^16: 16 x 16-bit limbs (seed 000's MSP430 representation).
+ * GF(2^255-19), radix 2^16: 16 x 16-bit limbs ([DHH+15]'s MSP430 representation).
  * A value is any integer in [0, 2^256); results are reduced mod 2^256-38 = 2p only
  * (they fit in 256 bits); mb_fe25519_tobytes reduces mod p.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(2^255-19), radix 2^32: 8 x 32-bit limbs, full radix (seed 002's Cortex-M4
+ * GF(2^255-19), radix 2^32: 8 x 32-bit limbs, full radix ([DS16]'s Cortex-M4
  * representation). A value is any integer in [0, 2^256); results are reduced mod
  * 2^256-38 = 2p only (they fit in 256 bits); mb_fe25519_tobytes reduces mod p.
  *

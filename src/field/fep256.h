@@ -4,7 +4,7 @@
  * (layer 1), plus the scalar range check mod the group order n.
  *
  * Backends, chosen at build time by MB_RADIX (never by function pointers):
- *   16  fep256_r16.c + fep256_arith_r16.c  16 x 16-bit limbs (MSP430, seed 001)
+ *   16  fep256_r16.c + fep256_arith_r16.c  16 x 16-bit limbs (MSP430, [SAK18])
  *   32  fep256_r32.c + fep256_arith_r32.c   8 x 32-bit limbs (Cortex-M4)
  *   64  fep256_r64.c + fep256_arith_r64.c   4 x 64-bit limbs (hosts with __int128)
  * All three share one portable body: the limbs in fep256_limbs.inc, the arithmetic (add,

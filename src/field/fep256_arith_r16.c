@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GF(p256), radix 2^16: 16 x 16-bit limbs (MSP430 representation, seed 001).
+ * GF(p256), radix 2^16: 16 x 16-bit limbs (MSP430 representation, [SAK18]).
  * The arithmetic: add, sub, mul, sqr and sqr_n, the shared portable Montgomery code of
  * fep256_mont_arith.inc; this file fixes where p256's 16-bit word pattern (0xFFFF,
  * 0x0000, 0x0001) sends each digit.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Streaming secretbox (seed 003's INIT / UPDATE / FINALIZE, any chunk sizes) and the
+/* Streaming secretbox ([HSSW15]'s INIT / UPDATE / FINALIZE, any chunk sizes) and the
  * two-pass open of long boxes kept in external memory. */
 #include "util/ct.h"
 #include "sym/salsa20.h"
@@ -29,7 +29,7 @@ size_t mb_box_stream_size(void)
     return sizeof(mb_box_stream);
 }
 
-/* INIT (and seed 003's FIRST, folded in): block 0 gives the Poly1305 key from its first
+/* INIT (and [HSSW15]'s FIRST, folded in): block 0 gives the Poly1305 key from its first
  * 32 bytes; its last 32 bytes are the first keystream bytes of the message.
  * CT: k secret; the Poly1305 key is wiped from ks once absorbed. */
 void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24])

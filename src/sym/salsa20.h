@@ -7,7 +7,7 @@
  * Salsa20: 8-byte nonce || 8-byte little-endian block counter; for HSalsa20: the first
  * 16 nonce bytes) and the constant "expand 32-byte k". The 20-round working state is 16
  * words (64 bytes); the input words are reloaded from k and in for the final addition
- * rather than copied, so no second 64-byte matrix lives on the stack (seed 003, 4.2).
+ * rather than copied, so no second 64-byte matrix lives on the stack ([HSSW15], 4.2).
  */
 #ifndef MB_SYM_SALSA20_H
 #define MB_SYM_SALSA20_H

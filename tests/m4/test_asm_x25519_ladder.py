@@ -7,7 +7,7 @@ Thumb-2 (M-class) engine, against outside references: RFC 7748 vectors, libsodiu
     mb_x25519_sel (r0-r7 = mask ? Y : X): edge and random inputs, congruence mod p, outputs
     < 2^256 (read from 8 words), the documented clobber set, no stack use.
   * mb_fe25519_invert (AAPCS): 1/f mod p, 0 for f = 0 mod p, aliasing.
-  * mb_x25519_scalarmult (AAPCS), plain and with seed 002's randomized start: RFC 7748
+  * mb_x25519_scalarmult (AAPCS), plain and with [DS16]'s randomized start: RFC 7748
     section 5.2 vectors (tests/vectors.py) and the first iterated value, random keys
     against libsodium, u >= p, bit 255 set, u = 0, unaligned buffers, out aliasing u, a
     key with k_0 = 1 against RFC 7748's ladder in Python. Every AAPCS call is checked

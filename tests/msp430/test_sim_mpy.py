@@ -137,7 +137,7 @@ def test_mpy32_16bit_registers_alias_res(tmp_path):
 
 
 def test_mac_keeps_op1_and_accumulates(tmp_path):
-    # The seed-000 trick: load MAC once, then only OP2 writes accumulate.
+    # The [DHH+15] trick: load MAC once, then only OP2 writes accumulate.
     body = [write(RESLO, 0), write(RESHI, 0), write(MAC, 56130)]
     vals = [0xFFFF, 0x1234, 0xFFFF, 7]
     for v in vals:

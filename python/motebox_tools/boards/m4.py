@@ -176,17 +176,17 @@ OPS = {
     "secretbox": ("secretbox of {kib}", ["mb_secretbox"]),
     "box": ("box of {kib} (incl. X25519)", ["mb_box"]),
 }
-# Seed 002 (De Santis & Sigl, STM32F411 Cortex-M4, gcc 4.9.3 -O2, assembly field
-# arithmetic), as quoted in the project's REFERENCE.md.
+# [DS16] (De Santis & Sigl, STM32F411 Cortex-M4, gcc 4.9.3 -O2, assembly field
+# arithmetic), as quoted in docs/REFERENCES.md.
 REFERENCE = {
-    "fe_add": "138 (seed 002, asm)",
-    "fe_sub": "108 (seed 002, asm)",
-    "fe_mul": "546 (seed 002, asm)",
-    "fe_sqr": "362 (seed 002, asm)",
-    "fe_mul121666": "72 (seed 002, asm)",
-    "fe_invert": "96,337 (seed 002, asm)",
-    "x25519": "1,423,667 cycles, 3,750 B code, 740 B stack (seed 002, asm)",
-    "x25519_randomized": "1,563,582 cycles, 3,786 B code, 744 B stack (seed 002, asm)",
+    "fe_add": "138 ([DS16], asm)",
+    "fe_sub": "108 ([DS16], asm)",
+    "fe_mul": "546 ([DS16], asm)",
+    "fe_sqr": "362 ([DS16], asm)",
+    "fe_mul121666": "72 ([DS16], asm)",
+    "fe_invert": "96,337 ([DS16], asm)",
+    "x25519": "1,423,667 cycles, 3,750 B code, 740 B stack ([DS16], asm)",
+    "x25519_randomized": "1,563,582 cycles, 3,786 B code, 744 B stack ([DS16], asm)",
 }
 REFERENCE_CYCLES = {"fe_add": 138, "fe_sub": 108, "fe_mul": 546, "fe_sqr": 362,
                     "fe_mul121666": 72, "fe_invert": 96337, "x25519": 1423667,
@@ -197,14 +197,14 @@ GOAL_VARIANT = "O2-asm"
 GOALS = [  # (op, metric, goal, anchor)
     ("x25519", "cycles", 520000,
      "548,873 (Lenngren, X25519-Cortex-M4, best published; his code takes 549,412 in this "
-     "model, docs/M4_TIMING.md); 1,423,667 (seed 002)"),
-    ("x25519_randomized", "cycles", 560000, "1,563,582 (seed 002)"),
+     "model, docs/M4_TIMING.md); 1,423,667 ([DS16])"),
+    ("x25519_randomized", "cycles", 560000, "1,563,582 ([DS16])"),
     ("x25519", "code", 2500, "1,892 B (Lenngren)"),
     ("x25519", "stack", 400, "368 B (Lenngren)"),
-    ("fe_mul", "cycles", 200, "546 (seed 002)"),
-    ("fe_sqr", "cycles", 160, "362 (seed 002)"),
+    ("fe_mul", "cycles", 200, "546 ([DS16])"),
+    ("fe_sqr", "cycles", 160, "362 ([DS16])"),
     ("p256_ecdh", "cycles", 850000, "about 906,000 (Lenngren, P256-Cortex-M4)"),
-    ("box_stream_64", "cycles", 2000, "7,443 (seed 003's coprocessor)"),
+    ("box_stream_64", "cycles", 2000, "7,443 ([HSSW15]'s coprocessor)"),
 ]
 
 
@@ -296,7 +296,7 @@ def plot(result, path):
         if key in REFERENCE_CYCLES:
             ref_y.append(i + len(impls) * h)
             ref_x.append(REFERENCE_CYCLES[key])
-    ax.barh(ref_y, ref_x, height=h, label="seed 002 (STM32F411, asm)", color="#999999")
+    ax.barh(ref_y, ref_x, height=h, label="[DS16] (STM32F411, asm)", color="#999999")
     ax.set_yticks([i + h * len(impls) / 2 for i in range(len(ops))], ops, fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
@@ -355,7 +355,7 @@ def bench(argv=None):
     result = {
         "target": "cortex-m4",
         "title": "ARM Cortex-M4 (motebox cycle model)",
-        "plot": "own",        # this step draws its plot (with the seed 002 bars)
+        "plot": "own",        # this step draws its plot (with the [DS16] bars)
         "conditions": (
             "motebox Cortex-M4 cycle model (python/motebox_tools/sim/m4/: unicorn execution, "
             "Cortex-M4 TRM r0p1 Table 3-1 timings, zero wait states; docs/M4_TIMING.md) running "
@@ -367,7 +367,7 @@ def bench(argv=None):
             "8 bytes of stack); min/median/max over the listed runs. Code: .text+.data+.bss of the library code reachable from the "
             "operation (arm-none-eabi-ld -r --gc-sections, arm-none-eabi-size), same build. "
             "Stack: painted-stack high-water mark of one call, caller-owned buffers excluded. "
-            "Reference: seed 002 on an STM32F411 with hand-written assembly field arithmetic."),
+            "Reference: [DS16] on an STM32F411 with hand-written assembly field arithmetic."),
         "rows": rows,
         "goals": goal_rows(rows),
         "goals_title": f"Issue #6 goals, measured on the {VARIANTS[GOAL_VARIANT]} build",

@@ -204,19 +204,19 @@ def run_node(server_pk, node_sk, readings, variant=None):
 
 
 # ---- the bench step ------------------------------------------------------------------
-# Published figures (../shared/REFERENCE.md): seed 000 (X25519 on an MSP430FR5969 at
-# 8 MHz, assembly) and seed 001 (P-256 on an MSP430F5529). Per multiplier.
+# Published figures (docs/REFERENCES.md): [DHH+15] (X25519 on an MSP430FR5969 at
+# 8 MHz, assembly) and [SAK18] (P-256 on an MSP430F5529). Per multiplier.
 REFERENCE = {
-    32: {"fe_add": "186 (seed 000, asm)", "fe_sub": "199 (seed 000, asm)",
-         "fe_mul": "2,079 (seed 000, asm)", "fe_sqr": "1,563 (seed 000, asm)",
-         "fe_mul121666": "352 (seed 000, asm)",
-         "x25519": "5,301,792 cycles, 10,088 B (seed 000, asm)",
-         "p256_ecdh": "9,122,988 - 9,285,578 (seed 001, MSP430F5529, co-Z ladder)",
-         "p256_base": "9,122,988 - 9,285,578 scalar mult. (seed 001, MSP430F5529)"},
-    16: {"fe_add": "186 (seed 000, asm)", "fe_sub": "199 (seed 000, asm)",
-         "fe_mul": "3,193 (seed 000, asm)", "fe_sqr": "2,426 (seed 000, asm)",
-         "fe_mul121666": "512 (seed 000, asm)",
-         "x25519": "7,933,296 cycles, 13,112 B (seed 000, asm)"},
+    32: {"fe_add": "186 ([DHH+15], asm)", "fe_sub": "199 ([DHH+15], asm)",
+         "fe_mul": "2,079 ([DHH+15], asm)", "fe_sqr": "1,563 ([DHH+15], asm)",
+         "fe_mul121666": "352 ([DHH+15], asm)",
+         "x25519": "5,301,792 cycles, 10,088 B ([DHH+15], asm)",
+         "p256_ecdh": "9,122,988 - 9,285,578 ([SAK18], MSP430F5529, co-Z ladder)",
+         "p256_base": "9,122,988 - 9,285,578 scalar mult. ([SAK18], MSP430F5529)"},
+    16: {"fe_add": "186 ([DHH+15], asm)", "fe_sub": "199 ([DHH+15], asm)",
+         "fe_mul": "3,193 ([DHH+15], asm)", "fe_sqr": "2,426 ([DHH+15], asm)",
+         "fe_mul121666": "512 ([DHH+15], asm)",
+         "x25519": "7,933,296 cycles, 13,112 B ([DHH+15], asm)"},
 }
 
 # Issue #11's goals for the assembly builds (GOAL_VARIANT of each multiplier), with the
@@ -224,25 +224,25 @@ REFERENCE = {
 # measurements and the report renders the table. goal None: "report" (no goal set).
 GOAL_VARIANT = {32: "mpy32-asm", 16: "mpy16-asm"}
 GOALS = {  # mpy: [(op, label, metric, goal, anchor)]
-    32: [("fe_mul", "field mul incl. call", "cycles", 1700, "2,079 (seed 000)"),
-         ("fe_sqr", "field sqr incl. call", "cycles", 1250, "1,563 (seed 000)"),
-         ("x25519", "X25519", "cycles", 4500000, "5,301,792 (seed 000)"),
+    32: [("fe_mul", "field mul incl. call", "cycles", 1700, "2,079 ([DHH+15])"),
+         ("fe_sqr", "field sqr incl. call", "cycles", 1250, "1,563 ([DHH+15])"),
+         ("x25519", "X25519", "cycles", 4500000, "5,301,792 ([DHH+15])"),
          ("x25519_randomized", "X25519 randomized", "cycles", 4900000, "—"),
          ("x25519", "X25519", "code", 8000,
-          "10,088 B (seed 000); 4,717 B (IoTDisco, 10.8 M cycles)"),
-         ("x25519", "X25519", "stack", 400, "384 B (seed 000)"),
-         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", 7000000, "9,122,988 (seed 001)"),
+          "10,088 B ([DHH+15]); 4,717 B (IoTDisco, 10.8 M cycles)"),
+         ("x25519", "X25519", "stack", 400, "384 B ([DHH+15])"),
+         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", 7000000, "9,122,988 ([SAK18])"),
          ("box_stream", "box stream per 64 B", "cycles", 12000,
-          "7,443 (seed 003's hardware)")],
-    16: [("fe_mul", "field mul incl. call", "cycles", 2600, "3,193 (seed 000)"),
-         ("fe_sqr", "field sqr incl. call", "cycles", 1950, "2,426 (seed 000)"),
-         ("x25519", "X25519", "cycles", 6500000, "7,933,296 (seed 000)"),
+          "7,443 ([HSSW15]'s hardware)")],
+    16: [("fe_mul", "field mul incl. call", "cycles", 2600, "3,193 ([DHH+15])"),
+         ("fe_sqr", "field sqr incl. call", "cycles", 1950, "2,426 ([DHH+15])"),
+         ("x25519", "X25519", "cycles", 6500000, "7,933,296 ([DHH+15])"),
          ("x25519_randomized", "X25519 randomized", "cycles", 7000000, "—"),
          ("x25519", "X25519", "code", 9000,
-          "13,112 B (seed 000); 4,717 B (IoTDisco, 10.8 M cycles)"),
-         ("x25519", "X25519", "stack", 400, "384 B (seed 000)"),
-         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", None, "9,122,988 (seed 001)"),
-         ("box_stream", "box stream per 64 B", "cycles", None, "7,443 (seed 003's hardware)")],
+          "13,112 B ([DHH+15]); 4,717 B (IoTDisco, 10.8 M cycles)"),
+         ("x25519", "X25519", "stack", 400, "384 B ([DHH+15])"),
+         ("p256_ecdh", "P-256 ECDH, constant time", "cycles", None, "9,122,988 ([SAK18])"),
+         ("box_stream", "box stream per 64 B", "cycles", None, "7,443 ([HSSW15]'s hardware)")],
 }
 
 
