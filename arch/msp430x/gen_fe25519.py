@@ -539,7 +539,7 @@ def emit_mul_file(mpy):
  * stay on the stack below sp after the return (the kernel frames are wiped by the
  * caller, x25519_scalarmult.S: README "Threat model").
  * Cycles: the model counts below are the body without the call; measured counts incl.
- * call are in the README (tests/msp430/test_asm_fe25519.py prints them). */
+ * call are in the README (tests/msp430/test_asm430_fe25519.py prints them). */
 #include "board.h"
 """]
     for name, sq in (("mb_fe25519_mul", False), ("mb_fe25519_sqr", True)):

@@ -34,7 +34,7 @@
  * Frame (sp): +0 h accumulator (16), +16 blocks left, +18 hibit, +20 st, +22 m; 24 bytes,
  * zeroed before return, and r4-r15. Odd m: as poly1305_blocks_mpy32.S (a copy per
  * block). Stack: 14 (saves) + 24 + 2 (odd path: + 26).
- * Cycles incl. call (tests/msp430/test_asm_sym.py -s): 1,186 for one block, 4,252 for
+ * Cycles incl. call (tests/msp430/test_asm430_sym.py -s): 1,186 for one block, 4,252 for
  * four (about 1,022 per block plus 164 per call).
  * CT: m, h, r secret; one straight-line path per block, 16x16 operations only (fixed
  * operand width), addresses from st, m and sp; the loop count is public.

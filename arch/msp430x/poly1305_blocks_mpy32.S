@@ -47,7 +47,7 @@
  * m must be even here; an odd m is copied block by block to a frame buffer (public
  * branch on the address parity) and passed to the even path.
  * Stack: 14 (saves) + 50 + 2 (odd path: + 18 + 2) bytes.
- * Cycles incl. call (tests/msp430/test_asm_sym.py -s): 830 for one block, 2,435 for four
+ * Cycles incl. call (tests/msp430/test_asm430_sym.py -s): 830 for one block, 2,435 for four
  * (about 535 per block plus 295 per call).
  * CT: m, h, r secret: one straight-line path per block; the multiplier's time does not
  * depend on operand values (the operand widths are fixed: always 32x32 or 16x32);

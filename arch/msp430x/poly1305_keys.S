@@ -12,7 +12,7 @@
  * setkey: st->r = r clamped (RFC 8439: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, which
  * makes r1..r3 multiples of 4 and every top half < 2^12, as the blocks functions
  * require), st->r[4] = 0, st->h = 0. Clobbers r13-r15. Stack 2. Cycles incl. call: 210
- * (once per message; tests/msp430/test_asm_sym.py -s).
+ * (once per message; tests/msp430/test_asm430_sym.py -s).
  * emit: h < 5 2^128 (h[4] <= 4), so one conditional subtraction of p reduces it:
  * h + 5 reaches 2^130 exactly when h >= p, and then h - p = (h + 5) - 2^130 has the low
  * 128 bits of h + 5. So tag = (h + 5 b + s) mod 2^128 with b = bit 130 of h + 5, taken

@@ -18,7 +18,7 @@
  * 14 (saves) + 172 (frame) + 2 (call of the rounds) = 188 bytes (190 with the caller's
  * call) for mb_salsa20_block, 14 + 120 + 2 = 136 (138) for mb_hsalsa20_core. The whole
  * frame is zeroed before return.
- * Cycles incl. call (tests/msp430/test_asm_sym.py -s): mb_salsa20_block 7,440 with even
+ * Cycles incl. call (tests/msp430/test_asm430_sym.py -s): mb_salsa20_block 7,440 with even
  * pointers (8,357 all odd); mb_hsalsa20_core 7,856.
  * CT: k, in (the Salsa20 input) and the state are secret; straight-line add, addc, xor,
  * swpb, rrc/rlc, bit #1 and byte-wide xor on registers and fixed frame offsets. The only

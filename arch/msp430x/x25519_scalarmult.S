@@ -28,7 +28,7 @@
  * across the kernel calls: the kernels and the C functions preserve them).
  * Stack: FRAME (+ 32 randomized) + 16 bytes here (14 saved + return address) plus the
  * deepest callee (WIPE_BELOW, which the wipe writes): 348 / 380 bytes;
- * tests/msp430/test_asm_x25519.py measures it.
+ * tests/msp430/test_asm430_x25519.py measures it.
  * Secrets: k, rnd, out, every slot and the kernels' scratch below sp. On return the
  * frame and the WIPE_BELOW bytes below it are zeroed (a loop with a constant count),
  * r11-r15 cleared; r4-r10 are restored (r6, r10 held bits of k).
