@@ -262,3 +262,79 @@ mb_fe25519_cswap:
         mov     #0, r15
         ret
         .size   mb_fe25519_cswap, .-mb_fe25519_cswap
+
+/* void mb_fe25519_cmov(fe25519 *h, const fe25519 *g, uint16_t bit): h = g iff bit (0 or 1), else h unchanged (internal, the ladder's); 168 cycles after the call. Clobbers r13-r15; the mask and the difference words are cleared from the registers they used. */
+        .section .text.mb_fe25519_cmov,"ax",@progbits
+        .global mb_fe25519_cmov
+        .type   mb_fe25519_cmov,@function
+mb_fe25519_cmov:
+        mov     #0, r15
+        sub     r14, r15
+        mov     @r13+, r14
+        xor     0(r12), r14
+        and     r15, r14
+        xor     r14, 0(r12)
+        mov     @r13+, r14
+        xor     2(r12), r14
+        and     r15, r14
+        xor     r14, 2(r12)
+        mov     @r13+, r14
+        xor     4(r12), r14
+        and     r15, r14
+        xor     r14, 4(r12)
+        mov     @r13+, r14
+        xor     6(r12), r14
+        and     r15, r14
+        xor     r14, 6(r12)
+        mov     @r13+, r14
+        xor     8(r12), r14
+        and     r15, r14
+        xor     r14, 8(r12)
+        mov     @r13+, r14
+        xor     10(r12), r14
+        and     r15, r14
+        xor     r14, 10(r12)
+        mov     @r13+, r14
+        xor     12(r12), r14
+        and     r15, r14
+        xor     r14, 12(r12)
+        mov     @r13+, r14
+        xor     14(r12), r14
+        and     r15, r14
+        xor     r14, 14(r12)
+        mov     @r13+, r14
+        xor     16(r12), r14
+        and     r15, r14
+        xor     r14, 16(r12)
+        mov     @r13+, r14
+        xor     18(r12), r14
+        and     r15, r14
+        xor     r14, 18(r12)
+        mov     @r13+, r14
+        xor     20(r12), r14
+        and     r15, r14
+        xor     r14, 20(r12)
+        mov     @r13+, r14
+        xor     22(r12), r14
+        and     r15, r14
+        xor     r14, 22(r12)
+        mov     @r13+, r14
+        xor     24(r12), r14
+        and     r15, r14
+        xor     r14, 24(r12)
+        mov     @r13+, r14
+        xor     26(r12), r14
+        and     r15, r14
+        xor     r14, 26(r12)
+        mov     @r13+, r14
+        xor     28(r12), r14
+        and     r15, r14
+        xor     r14, 28(r12)
+        mov     @r13+, r14
+        xor     30(r12), r14
+        and     r15, r14
+        xor     r14, 30(r12)
+        mov     #0, r14
+        mov     #0, r15
+        ret
+        .size   mb_fe25519_cmov, .-mb_fe25519_cmov

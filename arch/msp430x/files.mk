@@ -22,7 +22,7 @@ ARCH_SOURCES       += arch/msp430x/x25519_scalarmult.S
 # ---- Salsa20/HSalsa20 core and Poly1305 (S): the core file whole (sigma stays in
 # xsalsa20.c); Poly1305 in radix-2^32 state words: setkey/emit without the multiplier,
 # the block function one object per multiplier.
-ARCH_REPLACES      += src/sym/salsa20_core.c src/sym/poly1305_block.c
+ARCH_REPLACES      += src/sym/salsa20_core.c src/sym/poly1305_block_r16.c
 ARCH_SOURCES       += arch/msp430x/salsa20_core.S arch/msp430x/poly1305_keys.S
 ARCH_SOURCES_mpy32 += arch/msp430x/poly1305_blocks_mpy32.S
 ARCH_SOURCES_mpy16 += arch/msp430x/poly1305_blocks_mpy16.S

@@ -2,7 +2,8 @@
 """Generates the GF(2^255-19) kernels of arch/msp430x/ (radix 2^16, 16 words):
     fe25519_mul_mpy32.S  mb_fe25519_mul, mb_fe25519_sqr, mb_fe25519_mul121666 (MPY32)
     fe25519_mul_mpy16.S  the same for the 16-bit multiplier (no MPY32-only register)
-    fe25519_addsub.S     mb_fe25519_add, mb_fe25519_sub, mb_fe25519_cswap (no multiplier)
+    fe25519_addsub.S     mb_fe25519_add, mb_fe25519_sub, mb_fe25519_cswap, the ladder's
+                         mb_fe25519_cmov (no multiplier)
 The .S files are this script's output (a test checks they match): edit here, then
     python3 arch/msp430x/gen_fe25519.py
 
@@ -822,6 +823,26 @@ def emit_addsub_file():
     out.append(header(name, f"void {name}(fe25519 *f, fe25519 *g, uint32_t bit): swap iff bit "
                       f"(0 or 1); {e.t} cycles after the call. Clobbers r12-r15; the mask and "
                       f"the difference words are cleared from the registers they used."))
+    out += e.lines
+    out.append(f"        .size   {name}, .-{name}")
+    # cmov(h = r12, g = r13, bit = r14): h ^= (h ^ g) & (0 - bit), the ladder's select
+    # (x25519_scalarmult.S: the doubling's inputs, 2 elements a step instead of swapping 4)
+    e = Em(32)
+    e.ins("mov", "#0", "r15")
+    e.ins("sub", "r14", "r15")                 # mask: 0 - bit
+    for i in range(16):
+        e.ins("mov", "@r13+", "r14")
+        e.ins("xor", f"{2 * i}(r12)", "r14")
+        e.ins("and", "r15", "r14")
+        e.ins("xor", "r14", f"{2 * i}(r12)")
+    e.ins("mov", "#0", "r14")
+    e.ins("mov", "#0", "r15")
+    e.raw("        ret", 4)
+    name = "mb_fe25519_cmov"
+    out.append(header(name, f"void {name}(fe25519 *h, const fe25519 *g, uint16_t bit): h = g "
+                      f"iff bit (0 or 1), else h unchanged (internal, the ladder's); {e.t} "
+                      f"cycles after the call. Clobbers r13-r15; the mask and the difference "
+                      f"words are cleared from the registers they used."))
     out += e.lines
     out.append(f"        .size   {name}, .-{name}")
     return "\n".join(out) + "\n"

@@ -17,38 +17,46 @@
  * x1 and z1. z1 = 1 (plain ladder) skips its product; rnd == NULL is public.
  * Randomized ([DS16], [DS16] Algorithm 1): P = (lambda u : lambda), R0 = (rho : 0),
  * lambda = rnd[0..16), rho = rnd[16..32) as 128-bit integers, each 1 if it is 0.
- * The conditional swap of R0 and R1 before each step is mask-based (mb_fe25519_cswap,
- * the swap bit s = k_t xor k_(t+1)); bits are read at public positions (a byte pointer
- * and a one-bit mask moved by the public loop counter).
+ * The conditional swap of R0 and R1 before each step (swap bit s = k_t xor k_(t+1)) is
+ * a select, not a swap: A, B, C, D are computed from the unswapped R0, R1; DA + CB and
+ * (DA - CB)^2, so x3' and z3', do not change if R0 and R1 trade places, and only the
+ * doubling's A, B are taken from R1's (C, D) when s = 1 (mb_fe25519_cmov, a mask: 2
+ * elements a step instead of swapping 4). The state after the step is the swapped
+ * ladder's; the final swap is two selects too (x3, z3 are dead). Bits are read at public
+ * positions (a byte pointer and a one-bit mask; the byte pointer reaching k - 1 ends
+ * the loop: 255 steps).
  * Inversion: Fermat, z^(p-2) by the chain 254 S + 11 M (as src/field/fe25519_invert.c)
  * in the ladder's slots, then u = x2 z2^(p-2), encoded by mb_fe25519_tobytes.
  *
  * Calling convention: MSP430 EABI; r12 = out, r13 = k (clamped, bit 255 = 0),
- * r14 = u, r15 = rnd (or 0). r4-r10 saved (they hold the ladder's pointers and counters
- * across the kernel calls: the kernels and the C functions preserve them).
+ * r14 = u, r15 = rnd (or 0). r4-r10 saved (they hold the ladder's pointers, the bit
+ * position and the pointers to the slots T0, Z2, Z3 across the kernel calls: the
+ * kernels and the C functions preserve them).
  * Stack: FRAME (+ 32 randomized) + 16 bytes here (14 saved + return address) plus the
- * deepest callee (WIPE_BELOW, which the wipe writes): 348 / 380 bytes;
+ * deepest callee (WIPE_BELOW, which the wipe writes): 352 / 384 bytes;
  * tests/msp430/test_asm430_x25519.py measures it.
  * Secrets: k, rnd, out, every slot and the kernels' scratch below sp. On return the
  * frame and the WIPE_BELOW bytes below it are zeroed (a loop with a constant count),
- * r11-r15 cleared; r4-r10 are restored (r6, r10 held bits of k).
+ * r11-r15 cleared; r4-r10 are restored (r6 held bits of k).
  * Constant time: the only branches are on the public loop counters, the bit position
  * and rnd == NULL.
- * Cycles (measured through mb_x25519, README "Where the cycles go"): MPY32 5,129,769,
- * randomized 5,637,104; 16-bit multiplier 7,938,137 / 8,785,440. mb_fe25519_invert
- * 416,986 / 644,446. Code 936 bytes.
+ * Cycles (measured through mb_x25519 by make bench-msp430, README "Where the cycles
+ * go"): MPY32 5,080,641, randomized 5,587,978; 16-bit multiplier 7,889,009 / 8,736,314.
+ * mb_fe25519_invert 417,000 / 644,460. Code 832 bytes.
  */
 #include "board.h"
 #include "msp430x.inc"
 
-        .equ    X2, 0           /* x2; B; BB; AA BB */
+        .equ    X2, 0           /* x2; B; B selected; BB; AA BB */
         .equ    Z2, 32          /* z2; C; CB; E; z2' */
-        .equ    X3, 64          /* x3; D; DA; DA + CB; x3' */
-        .equ    Z3, 96          /* z3; DA - CB; z3' */
-        .equ    T0, 128         /* A; AA; AA + 121665 E */
+        .equ    X3, 64          /* x3; D; DA + CB; x3' */
+        .equ    Z3, 96          /* z3; DA; DA - CB; z3' */
+        .equ    T0, 128         /* A; A selected; AA; AA + 121665 E */
         .equ    X1, 160         /* x1 = u or lambda u */
-        .equ    Z1, 192         /* z1 = lambda (randomized only) */
-        .equ    FRAME, 192      /* + 32 for Z1 when randomized (rnd != NULL: public) */
+        .equ    OUTP, 192       /* out (r7 holds a slot pointer in the ladder) */
+        .equ    KEND, 194       /* k - 1: where the bit position ends (public) */
+        .equ    Z1, 196         /* z1 = lambda (randomized only) */
+        .equ    FRAME, 196      /* + 32 for Z1 when randomized (rnd != NULL: public) */
         /* The deepest callee below our sp, return address included: the 16-bit
          * multiplier's mb_fe25519_mul (138 bytes) called from .Linvert (2 more; MPY32's
          * deepest kernel, sqr, takes 130 and the C encoders less: the test checks the
@@ -61,10 +69,21 @@
         .equ    IA, X1
         .equ    IB, Z3
 
+        /* reg = sp + off; in the ladder loop (LREGS = 1) Z2, Z3 and T0, the most used
+         * slots, are r7, r10 and r9 (one cycle and no extension word instead of three) */
+        .set    LREGS, 0
         .macro  PTR reg, off
+        .if LREGS && (\off == Z2)
+        mov     r7, \reg
+        .elseif LREGS && (\off == Z3)
+        mov     r10, \reg
+        .elseif LREGS && (\off == T0)
+        mov     r9, \reg
+        .else
         mov     r1, \reg
         .if \off
         add     #\off, \reg
+        .endif
         .endif
         .endm
 
@@ -82,12 +101,12 @@
         call    #mb_fe25519_sqr
         .endm
 
-        .macro  CSWAP a, b
-        PTR     r12, \a
-        PTR     r13, \b
+        /* h = s ? g : h (s in r6) */
+        .macro  CMOV h, g
+        PTR     r12, \h
+        PTR     r13, \g
         mov     r6, r14
-        mov     #0, r15
-        call    #mb_fe25519_cswap
+        call    #mb_fe25519_cmov
         .endm
 
         /* one section: the two entry points share the inversion and the wipe */
@@ -101,8 +120,10 @@ mb_x25519_scalarmult:
         tst     r8
         jz      1f
         sub     #32, r1                 /* Z1 */
-1:      mov     r12, r7                 /* out */
+1:      mov     r12, OUTP(r1)           /* out */
         mov     r13, r4
+        dec     r13
+        mov     r13, KEND(r1)
         add     #31, r4                 /* byte of bit 254 */
         mov     #0x40, r5               /* its mask */
         mov     #0, r6                  /* k_(t+1), then s */
@@ -137,26 +158,28 @@ mb_x25519_scalarmult:
         PTR     r12, X3
         PTR     r13, X1
         call    #mb_fe25519_copy        /* x3 = x1 */
-        mov     #255, r9
+        PTR     r9, T0
+        PTR     r7, Z2
+        PTR     r10, Z3
+        .set    LREGS, 1
 
 .Lstep:
-        mov     #0, r10
+        mov     #0, r15
         bit.b   r5, 0(r4)               /* C = k_t (the position is public) */
-        addc    #0, r10                 /* r10 = k_t */
-        xor     r10, r6                 /* r6 = s = k_t xor k_(t+1) */
-        CSWAP   X2, X3
-        CSWAP   Z2, Z3
-        mov     r10, r6                 /* k_t for the next step */
-        OP3     mb_fe25519_add, T0, X2, Z2      /* A */
+        addc    #0, r15                 /* r15 = k_t (cleared by the next call) */
+        xor     r15, r6                 /* r6 = s = k_t xor k_(t+1) */
+        OP3     mb_fe25519_add, T0, X2, Z2      /* A (of R0 before the swap) */
         OP3     mb_fe25519_sub, X2, X2, Z2      /* B */
-        OP3     mb_fe25519_add, Z2, X3, Z3      /* C */
+        OP3     mb_fe25519_add, Z2, X3, Z3      /* C (of R1 before the swap) */
         OP3     mb_fe25519_sub, X3, X3, Z3      /* D */
-        OP3     mb_fe25519_mul, X3, X3, T0      /* DA */
-        OP3     mb_fe25519_mul, Z2, Z2, X2      /* CB */
+        OP3     mb_fe25519_mul, Z3, X3, T0      /* DA (CB if swapped) */
+        CMOV    T0, Z2                          /* A of the swapped R0 */
+        OP3     mb_fe25519_mul, Z2, Z2, X2      /* CB (DA if swapped) */
+        CMOV    X2, X3                          /* B of the swapped R0 */
         SQR     T0, T0                          /* AA */
         SQR     X2, X2                          /* BB */
-        OP3     mb_fe25519_sub, Z3, X3, Z2      /* DA - CB */
-        OP3     mb_fe25519_add, X3, X3, Z2      /* DA + CB */
+        OP3     mb_fe25519_add, X3, Z3, Z2      /* DA + CB */
+        OP3     mb_fe25519_sub, Z3, Z3, Z2      /* DA - CB (its sign squares away) */
         SQR     X3, X3
         tst     r8
         jz      1f
@@ -167,18 +190,22 @@ mb_x25519_scalarmult:
         OP3     mb_fe25519_mul, X2, T0, X2      /* x2' = AA BB */
         OP3     mb_fe25519_mul121665_add, T0, Z2, T0    /* AA + 121665 E */
         OP3     mb_fe25519_mul, Z2, Z2, T0      /* z2' = E (AA + 121665 E) */
+        mov     #0, r6
+        bit.b   r5, 0(r4)
+        addc    #0, r6                  /* k_t for the next step */
         rra     r5                      /* next bit (public position) */
-        jnz     2f
+        jnz     .Lstep
         mov     #0x80, r5
         dec     r4
-2:      dec     r9
-        jnz     .Lstep
-        CSWAP   X2, X3
-        CSWAP   Z2, Z3
+        cmp     KEND(r1), r4            /* 255 steps: bits 254..0 */
+        jne     .Lstep
+        .set    LREGS, 0
+        CMOV    X2, X3                  /* the last swap: only R0 is read after it */
+        CMOV    Z2, Z3
 
         call    #.Linvert               /* IZ2 = 1/z2 */
         OP3     mb_fe25519_mul, IZ2, X2, IZ2    /* u = x2 / z2 */
-        mov     r7, r12
+        mov     OUTP(r1), r12
         PTR     r13, IZ2
         call    #mb_fe25519_tobytes
 

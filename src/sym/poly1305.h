@@ -5,15 +5,18 @@
  *
  * Two parts. poly1305.c is generic: buffering of partial blocks, the padded last
  * block, wiping. The arithmetic on r and h lives behind three functions (below) in
- * poly1305_block.c, or in arch/<chip>/ files replacing it whole, which alone know how
- * r and h are stored in the state's r[5] and h[5] words:
- * - portable (poly1305_block.c): five 26-bit limbs each, with 32x32->64-bit products
- *   and no data-dependent branch, constant time on 16-, 32- and 64-bit targets
- *   provided the multiply is. On MSP430, clang lowers each product to a call of the
- *   runtime's __mspabi_mpyll (and x*5 to __mspabi_mpyl), which must therefore be
- *   constant time (platforms/msp430fr5969 provides it). 5*r is recomputed per block.
+ * poly1305_block.c / poly1305_block_r16.c, or in arch/<chip>/ files replacing one whole,
+ * which alone know how r and h are stored in the state's r[5] and h[5] words:
+ * - radix 2^32 and 2^64 (poly1305_block.c): five 26-bit limbs each, 32x32->64-bit
+ *   products and 64-bit column sums, no data-dependent branch. 5*r is recomputed per
+ *   block.
+ * - radix 2^16 (poly1305_block_r16.c): ten 13-bit limbs each, two to a word (limb 2i
+ *   in the low half of word i), 16x16->32-bit products and 32-bit sums only: clang for
+ *   MSP430 turns some 64-bit additions into branches (docs/CONSTANT_TIME.md rule 5).
+ *   On MSP430 the products are calls of the runtime's __mspabi_mpyl, which must be
+ *   constant time (platforms/msp430fr5969 provides it).
  * - arch/cortex-m4/: radix 2^32, r in r[0..3] (r[4] = 0), h in h[0..4] with h[4] <= 4
- *   (arch/cortex-m4/poly1305_block.S).
+ *   (arch/cortex-m4/poly1305_block.S); arch/msp430x/ the same words (poly1305_keys.S).
  * The state's size and layout stay the same for every backend (76 bytes; it is part
  * of the public mb_box_stream).
  */

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The portable Poly1305 backend of poly1305.h: r and h in five 26-bit limbs each
- * (st->r[0..4], st->h[0..4]). arch/<chip>/ may replace this file whole
- * (arch/cortex-m4/poly1305_block.S, radix 2^32). */
+/* The portable Poly1305 backend of poly1305.h for the radix-2^32 and 2^64 builds: r and
+ * h in five 26-bit limbs each (st->r[0..4], st->h[0..4]). arch/<chip>/ may replace this
+ * file whole (arch/cortex-m4/poly1305_block.S, radix 2^32). The radix-2^16 build uses
+ * poly1305_block_r16.c instead: the 64-bit column sums here become carry selects with a
+ * jump on the data under clang for MSP430 (docs/CONSTANT_TIME.md rule 5). */
 #include "util/ct.h"
 #include "sym/poly1305.h"
+
+#if MB_RADIX != 16
 
 #define M26 0x3ffffffu
 
@@ -26,9 +30,10 @@ void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
 
 /* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20_core.c):
  * the loop form is about half the code on MSP430 at -Os, the unrolled form faster on
- * 32/64-bit targets. Default: compact for the 16-bit profile. */
+ * 32/64-bit targets. Default: compact when built for the MSP430 with radix 32 (radix-16
+ * builds, the usual MSP430 ones, use poly1305_block_r16.c instead). */
 #ifndef MB_POLY1305_COMPACT
-#  if defined(__MSP430__) || (defined(MB_RADIX) && MB_RADIX == 16)
+#  if defined(__MSP430__)
 #    define MB_POLY1305_COMPACT 1
 #  else
 #    define MB_POLY1305_COMPACT 0
@@ -162,3 +167,5 @@ void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
     f = (uint64_t)h2 + st->pad[2] + (f >> 32);         store32_le(tag + 8, (uint32_t)f);
     f = (uint64_t)h3 + st->pad[3] + (f >> 32);         store32_le(tag + 12, (uint32_t)f);
 }
+
+#endif

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """arch/msp430x GF(2^255-19) kernels (mb_fe25519_mul/_sqr/_mul121666/_add/_sub/_cswap,
-the ladder's internal mb_fe25519_mul121665_add)
+the ladder's internal mb_fe25519_mul121665_add and mb_fe25519_cmov)
 against Python integers, on the simulated MSP430FR5969 with each multiplier: random
 inputs and the edges of the radix-2^16 contract (any 256-bit input: 0, 1, p-1, p, p+k,
 2^255-19+k, 2^256-38.., 2^256-1), outputs < 2^256 and congruent mod p, h aliasing f;
@@ -36,6 +36,7 @@ void mb_fe25519_mul121665_add(void *h, const void *f, const void *g);
 void mb_fe25519_add(void *h, const void *f, const void *g);
 void mb_fe25519_sub(void *h, const void *f, const void *g);
 void mb_fe25519_cswap(void *f, void *g, uint32_t bit);
+void mb_fe25519_cmov(void *h, const void *g, uint16_t bit);
 static uint16_t h[16], f2[16], g2[16];
 static void cp(uint16_t *d, const uint8_t *s)
 { int k; for (k = 0; k < 16; k++) d[k] = (uint16_t)(s[2 * k] | (s[2 * k + 1] << 8)); }
@@ -51,6 +52,9 @@ DRIVER = f"""
         cp(f2, f); cp(g2, g);
         H_CALL("cswap", mb_fe25519_cswap, f2, g2, (uint16_t)(i & 1), 0);
         h_out("csf", f2, 32); h_out("csg", g2, 32);
+        cp(f2, f); cp(g2, g);
+        H_CALL("cmov", mb_fe25519_cmov, f2, g2, (uint16_t)((i >> 1) & 1), 0);
+        h_out("cmf", f2, 32); h_out("cmg", g2, 32);
         /* outputs aliasing inputs */
         cp(f2, f); cp(g2, g);
         H_CALL("mul_a", mb_fe25519_mul, f2, f2, g2, 0); h_out("mul_a", f2, 32);
@@ -125,6 +129,9 @@ def test_kernels(fw):
             sw = i & 1
             assert H.from_le(r.out["csf"][i]) == (g if sw else f)
             assert H.from_le(r.out["csg"][i]) == (f if sw else g)
+            mv = (i >> 1) & 1
+            assert H.from_le(r.out["cmf"][i]) == (g if mv else f)
+            assert H.from_le(r.out["cmg"][i]) == g
         for name, calls in r.calls.items():
             cyc = {c.cycles for c in calls}
             # constant time: the same count for every input
