@@ -806,45 +806,39 @@ def emit_addsub_file():
                       f"{e.t} cycles after the call. Clobbers r14, r15."))
     out += e.lines
     out.append(f"        .size   {name}, .-{name}")
+    def masked(name, word_ops, doc):
+        """A routine over 16 word pairs under the mask 0 - bit (bit in r14): the mask and
+        the difference words are cleared from r14, r15 before `ret`."""
+        e = Em(32)
+        e.ins("mov", "#0", "r15")
+        e.ins("sub", "r14", "r15")                 # mask: 0 - bit
+        for i in range(16):
+            for op in word_ops(i):
+                e.ins(*op)
+        e.ins("mov", "#0", "r14")
+        e.ins("mov", "#0", "r15")
+        e.raw("        ret", 4)
+        out.append(header(name, doc.format(t=e.t)))
+        out.extend(e.lines)
+        out.append(f"        .size   {name}, .-{name}")
+
     # cswap(f = r12, g = r13, bit = r15:r14)
-    e = Em(32)
-    e.ins("mov", "#0", "r15")
-    e.ins("sub", "r14", "r15")                 # mask: 0 - bit
-    for i in range(16):
-        e.ins("mov", "@r12+", "r14")
-        e.ins("xor", f"{2 * i}(r13)", "r14")
-        e.ins("and", "r15", "r14")
-        e.ins("xor", "r14", "-2(r12)")
-        e.ins("xor", "r14", f"{2 * i}(r13)")
-    e.ins("mov", "#0", "r14")
-    e.ins("mov", "#0", "r15")
-    e.raw("        ret", 4)
-    name = "mb_fe25519_cswap"
-    out.append(header(name, f"void {name}(fe25519 *f, fe25519 *g, uint32_t bit): swap iff bit "
-                      f"(0 or 1); {e.t} cycles after the call. Clobbers r12-r15; the mask and "
-                      f"the difference words are cleared from the registers they used."))
-    out += e.lines
-    out.append(f"        .size   {name}, .-{name}")
+    masked("mb_fe25519_cswap",
+           lambda i: [("mov", "@r12+", "r14"), ("xor", f"{2 * i}(r13)", "r14"),
+                      ("and", "r15", "r14"), ("xor", "r14", "-2(r12)"),
+                      ("xor", "r14", f"{2 * i}(r13)")],
+           "void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit): swap iff bit "
+           "(0 or 1); {t} cycles after the call. Clobbers r12-r15; the mask and "
+           "the difference words are cleared from the registers they used.")
     # cmov(h = r12, g = r13, bit = r14): h ^= (h ^ g) & (0 - bit), the ladder's select
     # (x25519_scalarmult.S: the doubling's inputs, 2 elements a step instead of swapping 4)
-    e = Em(32)
-    e.ins("mov", "#0", "r15")
-    e.ins("sub", "r14", "r15")                 # mask: 0 - bit
-    for i in range(16):
-        e.ins("mov", "@r13+", "r14")
-        e.ins("xor", f"{2 * i}(r12)", "r14")
-        e.ins("and", "r15", "r14")
-        e.ins("xor", "r14", f"{2 * i}(r12)")
-    e.ins("mov", "#0", "r14")
-    e.ins("mov", "#0", "r15")
-    e.raw("        ret", 4)
-    name = "mb_fe25519_cmov"
-    out.append(header(name, f"void {name}(fe25519 *h, const fe25519 *g, uint16_t bit): h = g "
-                      f"iff bit (0 or 1), else h unchanged (internal, the ladder's); {e.t} "
-                      f"cycles after the call. Clobbers r13-r15; the mask and the difference "
-                      f"words are cleared from the registers they used."))
-    out += e.lines
-    out.append(f"        .size   {name}, .-{name}")
+    masked("mb_fe25519_cmov",
+           lambda i: [("mov", "@r13+", "r14"), ("xor", f"{2 * i}(r12)", "r14"),
+                      ("and", "r15", "r14"), ("xor", "r14", f"{2 * i}(r12)")],
+           "void mb_fe25519_cmov(fe25519 *h, const fe25519 *g, uint16_t bit): h = g "
+           "iff bit (0 or 1), else h unchanged (internal, the ladder's); {t} "
+           "cycles after the call. Clobbers r13-r15; the mask and the difference "
+           "words are cleared from the registers they used.")
     return "\n".join(out) + "\n"
 
 
