@@ -28,65 +28,13 @@ void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
     for (i = 0; i < 5; i++) st->h[i] = 0;
 }
 
-/* Size or speed, chosen at build time like MB_SALSA20_COMPACT (src/sym/salsa20_core.c):
- * the loop form is about half the code on MSP430 at -Os, the unrolled form faster on
- * 32/64-bit targets. Default: compact when built for the MSP430 with radix 32 (radix-16
- * builds, the usual MSP430 ones, use poly1305_block_r16.c instead). */
-#ifndef MB_POLY1305_COMPACT
-#  if defined(__MSP430__)
-#    define MB_POLY1305_COMPACT 1
-#  else
-#    define MB_POLY1305_COMPACT 0
-#  endif
-#endif
-
-/* The compact form stays a separate function (as before the backend interface): inlined
- * into mb_poly1305_blocks' loop it needs more stack on MSP430. */
-#if MB_POLY1305_COMPACT && (defined(__GNUC__) || defined(__clang__))
-#define BLOCK_FN static __attribute__((noinline)) void
-#else
-#define BLOCK_FN static void
-#endif
-
-#if MB_POLY1305_COMPACT
-/* h = (h + block + hibit * 2^128) * r mod 2^130-5, as loops over public indices:
- * column i sums h[j] * r[i-j] for j <= i and h[j] * 5*r[i-j+5] for j > i. Bounds
- * and carries as in the unrolled version below.
- * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts;
- * the branch on j <= i depends on loop indices only. */
-BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
-{
-    uint32_t h[5], s5[5], c;
-    uint64_t d;
-    int i, j;
-
-    h[0] = st->h[0] + (load32_le(b + 0) & M26);
-    h[1] = st->h[1] + ((load32_le(b + 3) >> 2) & M26);
-    h[2] = st->h[2] + ((load32_le(b + 6) >> 4) & M26);
-    h[3] = st->h[3] + ((load32_le(b + 9) >> 6) & M26);
-    h[4] = st->h[4] + ((load32_le(b + 12) >> 8) | ((uint32_t)hibit << 24));
-    for (i = 0; i < 5; i++) s5[i] = st->r[i] * 5u;
-
-    c = 0;
-    for (i = 0; i < 5; i++) {
-        d = c;
-        for (j = 0; j < 5; j++) d += mul32(h[j], j <= i ? st->r[i - j] : s5[i - j + 5]);
-        st->h[i] = (uint32_t)d & M26;
-        c = (uint32_t)(d >> 26);
-    }
-    st->h[0] += c * 5u;
-    c = st->h[0] >> 26;
-    st->h[0] &= M26;
-    st->h[1] += c;
-}
-#else
 /* h = (h + block + hibit * 2^128) * r mod 2^130-5, h partially reduced.
  * Bounds: on entry h limbs < 2^26 except h[1] < 2^26 + 2^6 (from the last carry), so
  * after adding the block h limbs < 2^27; clamping gives r0..r3 < 2^26, r4 < 2^20, so
  * 5*r1..5*r3 < 2^28.33, 5*r4 < 2^22.33. Each column then sums to < 2^57 (the largest,
  * d0, to < 1.9 * 2^56), so every carry d >> 26 fits in 31 bits.
  * CT: block, h and r secret; fixed sequence of multiplies, adds and constant shifts. */
-BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
+static void poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
 {
     uint32_t h0, h1, h2, h3, h4, r0, r1, r2, r3, r4, s1, s2, s3, s4, c;
     uint64_t d0, d1, d2, d3, d4;
@@ -121,7 +69,6 @@ BLOCK_FN poly1305_block(poly1305_state *st, const uint8_t b[16], uint32_t hibit)
 
     st->h[0] = h0; st->h[1] = h1; st->h[2] = h2; st->h[3] = h3; st->h[4] = h4;
 }
-#endif
 
 /* CT: m and the state secret; the loop count is public. */
 void mb_poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,

@@ -77,6 +77,20 @@ void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
     mb_wipe(l, sizeof l);
 }
 
+/* One carry pass over h (limbs < 2^14): 2^130 = 5 mod p, so the carry out of limb 9
+ * re-enters limb 0 times 5. */
+static void carry13(uint16_t h[NL])
+{
+    uint16_t c = 0;
+    int i;
+    for (i = 0; i < NL; i++) {
+        h[i] = (uint16_t)(h[i] + c);
+        c = (uint16_t)(h[i] >> 13);
+        h[i] &= M13;
+    }
+    h[0] = (uint16_t)(h[0] + 5u * c);               /* c <= 1 */
+}
+
 /* h = (h + block + hibit * 2^128) * r mod 2^130-5, h partially reduced.
  * Bounds. On entry h limbs < 2^13 except h1 < 2^13 + 2^6 (the last carry below). Adding
  * the block (limbs < 2^13) gives limbs < 2^14.1, so they are carried once first: after
@@ -91,7 +105,7 @@ void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
  * indices depend on loop counters only. */
 static void poly1305_block(poly1305_state *st, const uint8_t b[16], uint16_t hibit)
 {
-    uint16_t w[8], m[NL], h[NL], t[2 * NL - 1], c16;
+    uint16_t w[8], m[NL], h[NL], t[2 * NL - 1];
     uint32_t d, c;
     int i, j;
 
@@ -101,14 +115,7 @@ static void poly1305_block(poly1305_state *st, const uint8_t b[16], uint16_t hib
 
     load_limbs(h, st->h);
     for (i = 0; i < NL; i++) h[i] = (uint16_t)(h[i] + m[i]);   /* < 2^14.1 */
-    /* One carry pass; 2^130 = 5 mod p, so the carry out of limb 9 re-enters times 5. */
-    c16 = 0;
-    for (i = 0; i < NL; i++) {
-        h[i] = (uint16_t)(h[i] + c16);
-        c16 = (uint16_t)(h[i] >> 13);
-        h[i] &= M13;
-    }
-    h[0] = (uint16_t)(h[0] + 5u * c16);             /* c16 <= 1 */
+    carry13(h);
     h[1] = (uint16_t)(h[1] + (h[0] >> 13));
     h[0] &= M13;
 
@@ -140,19 +147,6 @@ void mb_poly1305_blocks(poly1305_state *st, const uint8_t *m, size_t nblocks,
                         uint32_t hibit)
 {
     for (; nblocks > 0; nblocks--, m += 16) poly1305_block(st, m, (uint16_t)(hibit & 1u));
-}
-
-/* One carry pass over h (limbs < 2^14), the carry out of limb 9 re-entering times 5. */
-static void carry13(uint16_t h[NL])
-{
-    uint16_t c = 0;
-    int i;
-    for (i = 0; i < NL; i++) {
-        h[i] = (uint16_t)(h[i] + c);
-        c = (uint16_t)(h[i] >> 13);
-        h[i] &= M13;
-    }
-    h[0] = (uint16_t)(h[0] + 5u * c);               /* c <= 1 */
 }
 
 /* CT: h and pad secret; the final reduction selects h or h - p with a mask. */
