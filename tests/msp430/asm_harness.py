@@ -58,14 +58,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
-try:                                                    # the tools package (helper PY)
-    from motebox_tools.sim import msp430 as sim        # noqa: E402
-except ImportError:                                     # pragma: no cover
-    from motebox.sim import msp430 as sim               # noqa: E402
-try:
-    from motebox_tools.elf import patch_elf            # noqa: E402
-except ImportError:                                     # pragma: no cover
-    from motebox.elf import patch_elf                   # noqa: E402
+from motebox_tools.elf import patch_elf                # noqa: E402
+from motebox_tools.sim import msp430 as sim             # noqa: E402
 
 PLAT = REPO / "platforms" / "msp430fr5969"
 ARCH = REPO / "arch" / "msp430x"
