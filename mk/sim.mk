@@ -22,5 +22,17 @@ $(BUILD)/sim/msp430sim: $(SIM430_SRC) $(SIM430_HDR)
 all: $(BUILD)/sim/msp430sim
 TEST_DEPS += $(BUILD)/sim/msp430sim
 
+# The same simulator under ASan/UBSan (any report aborts): the robustness tests
+# (tests/msp430/test_sim_robust.py) feed it malformed images and programs.
+SIM430_SAN_CFLAGS ?= -std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+                     -fno-sanitize-recover=all -Wall -Wextra -Werror
+.PHONY: msp430sim-asan
+msp430sim-asan: $(BUILD)/sim/msp430-sim-asan
+$(BUILD)/sim/msp430-sim-asan: $(SIM430_SRC) $(SIM430_HDR)
+	@mkdir -p $(dir $@)
+	$(SIM430_CC) $(SIM430_SAN_CFLAGS) -o $@ $(SIM430_SRC)
+TEST_DEPS += $(BUILD)/sim/msp430-sim-asan
+
+
 m4model-test:
 	$(PY) -m pytest $(PYTEST_ARGS) tests/m4/test_model_timing.py tests/m4/test_model_semihost.py tests/m4/test_model_trace.py

@@ -580,6 +580,15 @@ static int exec_one(uint16_t op)
     return exec_addr(op);
 }
 
+static void stack_fault(uint32_t sp) __attribute__((noreturn));
+static void stack_fault(uint32_t sp)
+{
+    if (M.stack_auto)
+        sim_fault(ST_STACK, "stack pointer 0x%05x below 0x%04x, the end of the image's data (stack overflow)", sp,
+                  M.stack_limit);
+    sim_fault(ST_STACK, "stack pointer 0x%05x below SIM_STACK_LIMIT 0x%04x", sp, M.stack_limit);
+}
+
 void cpu_run(void)
 {
     while (!M.halted) {
@@ -593,10 +602,15 @@ void cpu_run(void)
         uint32_t sp = R[1];
         if (sp && sp < M.sp_min) M.sp_min = sp;
         if (sp > M.sp_max) M.sp_max = sp;
-        if (sp < M.stack_limit)
-            sim_fault(ST_STACK, "stack pointer 0x%05x below SIM_STACK_LIMIT 0x%04x", sp, M.stack_limit);
+        if (sp < M.stack_limit) stack_fault(sp);
+        if (M.stack_floor && sp >= M.stack_floor) { // SP set above the data: from now on
+            M.stack_limit = M.stack_floor;            // it may not go below it
+            M.stack_floor = 0;
+            M.stack_auto = 1;
+        }
         if (R[2] & SR_CPUOFF) sim_fault(ST_HANG, "CPU switched off (low-power mode) with no interrupt source");
         if (M.max_cycles && M.cyc >= M.max_cycles)
-            sim_fault(ST_MAXCYC, "--max-cycles %llu reached", (unsigned long long)M.max_cycles);
+            sim_fault(ST_MAXCYC, "cycle budget of %llu cycles spent (--max-cycles N to change, 0 for none): "
+                                 "endless loop?", (unsigned long long)M.max_cycles);
     }
 }

@@ -9,8 +9,11 @@
 #include "sim.h"
 #include "trace.h"
 
+void (*sim_fault_hook)(int status);
+
 void sim_fault(int status, const char *fmt, ...)
 {
+    if (sim_fault_hook) sim_fault_hook(status); // does not return
     fflush(stdout);
     va_list ap;
     va_start(ap, fmt);

@@ -5,4 +5,8 @@
 
 void sim_fault(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 
+// Set by a harness (fuzz/sim430_fuzz.c) to take errors instead of exit(): called first,
+// with the status; it must not return (longjmp). NULL in the simulator.
+extern void (*sim_fault_hook)(int status);
+
 #endif

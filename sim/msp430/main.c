@@ -2,8 +2,9 @@
 // msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]
 //           [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf
 // Runs an MSP430FR5969 firmware image; console to stdout, exit status = the
-// program's (SIM_EXIT) or 201..209 for simulator errors (see sim.h).
+// program's (SIM_EXIT) or 201..210 for simulator errors (see sim.h, --help).
 // The command line and the order of start-up; the modules do the work.
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,21 +17,53 @@
 #include "sim.h"
 #include "trace.h"
 
+static const char USAGE[] =
+    "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
+    "                 [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf\n";
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
-                    "                 [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf\n");
+    fputs(USAGE, stderr);
     exit(ST_USAGE);
+}
+
+static void help(void)
+{
+    printf("%s\nRuns an MSP430FR5969 firmware image (docs/MSP430_TIMING.md); console on stdout.\n"
+           "  --max-cycles N  cycle budget, default %llu; 0 = none\n\n"
+           "Exit status: the program's (value written to SIM_EXIT, 0..199), or a simulator error\n"
+           "(one line 'msp430sim: error at PC 0xPPPPP: ... (after N cycles)' or 'msp430sim: FILE: ...'):\n"
+           "  201 illegal or reserved instruction        206 cycle budget spent (endless loop?)\n"
+           "  202 access or instruction fetch outside    207 ELF unreadable, malformed, truncated\n"
+           "      the map, write to ROM                      or not an MSP430 executable\n"
+           "  203 word access at an odd address          208 bad command line\n"
+           "  204 stack overflow: SP below               209 the program hangs (jump to itself\n"
+           "      SIM_STACK_LIMIT or the image's data        with GIE = 0, CPUOFF)\n"
+           "  205 multiplier misuse                      210 a section outside RAM/FRAM\n",
+           USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES);
+    exit(0);
+}
+
+// A decimal or 0x cycle count, digits only (strtoull alone would take "-1").
+static uint64_t parse_count(const char *s)
+{
+    char *end;
+    if (!(s[0] >= '0' && s[0] <= '9')) usage();
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno) usage();
+    return v;
 }
 
 int main(int argc, char **argv)
 {
     const char *elf = NULL, *trace_path = NULL, *profile_path = NULL;
     int trace_hash = 0, profile = 0, profile_took_elf = 0;
-    M.max_cycles = 0;
+    M.max_cycles = SIM_DEFAULT_MAX_CYCLES;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--mpy") && i + 1 < argc) {
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) help();
+        else if (!strcmp(a, "--mpy") && i + 1 < argc) {
             const char *v = argv[++i];
             if (!strcmp(v, "16")) M.mpy16 = 1;
             else if (!strcmp(v, "32")) M.mpy16 = 0;
@@ -52,11 +85,8 @@ int main(int argc, char **argv)
             profile = 1;
             profile_path = a + 10;
             profile_took_elf = 0;
-        } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) {
-            char *end;
-            M.max_cycles = strtoull(argv[++i], &end, 0);
-            if (*end) usage();
-        } else if (a[0] == '-') usage();
+        } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) M.max_cycles = parse_count(argv[++i]);
+        else if (a[0] == '-') usage();
         else if (!elf) elf = a;
         else usage();
     }
@@ -71,11 +101,13 @@ int main(int argc, char **argv)
     mem_init();
     mpy_reset();
     cpu_init();
-    uint32_t entry;
-    if (elf_load(elf, &entry) != 0) return ST_LOAD;
+    elf_info_t info;
+    int rc = elf_load(elf, &info);
+    if (rc) return rc;
+    M.stack_floor = info.stack_floor;
     // Reset: PC from the reset vector (0xFFFE) if the image sets it.
     uint32_t rv = (uint32_t)mem[0xFFFE] | ((uint32_t)mem[0xFFFF] << 8);
-    M.r[0] = (rv != 0 && rv != 0xFFFF) ? rv : (entry & ADDR_MASK);
+    M.r[0] = ((rv != 0 && rv != 0xFFFF) ? rv : info.entry) & ADDR_MASK & ~1u;
     // SP is undefined after reset: 0 until the program sets it; the high-water mark
     // counts from the first value it sets (normally the top of the stack, by crt0).
     M.r[1] = 0;
@@ -91,7 +123,7 @@ int main(int argc, char **argv)
     }
     M.trace = trace_path || trace_hash;
     if (profile) {
-        if (elf_symbols(elf, profile_symbol) != 0) return ST_LOAD;
+        if ((rc = elf_symbols(elf, profile_symbol)) != 0) return rc;
         if (profile_start(profile_path) != 0) return ST_USAGE;
     }
 

@@ -8,6 +8,9 @@
 #include "mpy.h"
 #include "sim.h"
 
+// Plain registers for peripherals we do not model (writes kept, reads return them).
+static uint8_t periph_regs[0x1000];
+
 static void map(uint32_t lo, uint32_t hi, int kind)
 {
     for (uint32_t p = lo >> 8; p < (hi >> 8); p++) page_kind[p] = (uint8_t)kind;
@@ -17,6 +20,7 @@ static void map(uint32_t lo, uint32_t hi, int kind)
 void mem_init(void)
 {
     memset(page_kind, PG_NONE, sizeof page_kind);
+    memset(periph_regs, 0, sizeof periph_regs);
     map(0x00000, 0x01000, PG_PERIPH); // SFRs and peripherals (0x0FF0: simulator control)
     map(0x01000, 0x01800, PG_ROM);    // bootloader (BSL) ROM
     map(0x01800, 0x01A00, PG_FRAM);   // information memory (FRAM)
@@ -26,8 +30,6 @@ void mem_init(void)
     map(0x10000, 0x14000, PG_FRAM);   // FRAM above 64 KB
 }
 
-// Plain registers for peripherals we do not model (writes kept, reads return them).
-static uint8_t periph_regs[0x1000];
 
 static uint16_t sim_ctl_read(uint32_t a)
 {
@@ -51,7 +53,11 @@ static void sim_ctl_write(uint32_t a, uint16_t v)
         M.halted = 1;
         M.exit_status = v & 0xFF;
         break;
-    case SIM_STACK_LIMIT: M.stack_limit = v; break;
+    case SIM_STACK_LIMIT: // the program's own limit replaces the one from the image
+        M.stack_limit = v;
+        M.stack_floor = 0;
+        M.stack_auto = 0;
+        break;
     default: break; // SIM_CYCLES_* are read-only
     }
 }

@@ -151,6 +151,7 @@ static void push(uint32_t slot, int fn, uint64_t start)
 
 int profile_start(const char *path)
 {
+    if (!syms) syms = xrealloc(NULL, sizeof *syms); // an image without symbols: no NULL + 0
     qsort(syms, nsyms, sizeof *syms, sym_cmp);
     size_t nf = 0;
     while (nf < nsyms && syms[nf].entry) nf++;

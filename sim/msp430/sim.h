@@ -20,13 +20,18 @@ enum {
     ST_ILLEGAL = 201,   // illegal or reserved instruction
     ST_MEM = 202,       // access outside RAM/FRAM/peripherals, or write to ROM
     ST_UNALIGNED = 203, // word access at an odd address
-    ST_STACK = 204,     // SP below SIM_STACK_LIMIT
+    ST_STACK = 204,     // SP below SIM_STACK_LIMIT, or below the image's data (stack_floor)
     ST_MPY = 205,       // multiplier result read before it is ready / absent register
-    ST_MAXCYC = 206,    // --max-cycles reached
-    ST_LOAD = 207,      // ELF could not be loaded
+    ST_MAXCYC = 206,    // cycle budget (--max-cycles, default SIM_DEFAULT_MAX_CYCLES) spent
+    ST_LOAD = 207,      // ELF unreadable, malformed, truncated or not MSP430
     ST_USAGE = 208,     // bad command line
     ST_HANG = 209,      // jump-to-self or CPUOFF with no interrupt source
+    ST_MAP = 210,       // a section of the image lies outside RAM/FRAM
 };
+
+// The default cycle budget: 4.3x the longest run of the repository's firmware (the
+// mpy16-Os test suite, 4.64e9 cycles, 32 s of simulation), 42 minutes at 8 MHz.
+#define SIM_DEFAULT_MAX_CYCLES 20000000000ull
 
 // Status register bits.
 #define SR_C 0x0001u
@@ -43,7 +48,9 @@ typedef struct {
     uint64_t insns;        // instructions executed
     uint64_t max_cycles;   // 0 = no limit
     uint32_t pc0;          // address of the current instruction
-    uint32_t stack_limit;  // SIM_STACK_LIMIT (0 = off)
+    uint32_t stack_limit;  // SIM_STACK_LIMIT (0 = off), or stack_floor once armed
+    uint32_t stack_floor;  // from the ELF (elf_info_t); armed when SP first reaches it
+    int stack_auto;        // 1: stack_limit came from stack_floor, not the program
     uint32_t sp_min, sp_max;
     uint16_t cyc_hi_latch;
     int mpy16;             // 1: only the 16-bit multiplier registers exist

@@ -7,7 +7,9 @@
 
 `main(argv)` runs the simulator binary with the options passed through unchanged (new
 simulator options need no change here) and returns its exit status: the program's own
-(written to SIM_EXIT), or 201..209 for a simulator error (`ERRORS`).
+(written to SIM_EXIT), or 201..210 for a simulator error (`ERRORS`; `msp430sim --help`).
+Every run has a cycle budget (`DEFAULT_MAX_CYCLES` unless --max-cycles says otherwise;
+0 = none): a program that never exits ends with status 206.
 
 `run(elf, ...)` is the API for tests, boards and benchmarks: it returns a `Run` (exit
 status, console, cycles, stack, trace hash, and optionally the hash of a window of the
@@ -28,20 +30,28 @@ MPYS = (32, 16)
 # Simulator error statuses (sim/msp430/sim.h).
 ERRORS = {
     201: "illegal instruction",
-    202: "memory access outside RAM/FRAM/peripherals",
+    202: "memory access or instruction fetch outside RAM/FRAM/peripherals",
     203: "unaligned word access",
-    204: "stack below SIM_STACK_LIMIT",
+    204: "stack overflow (below SIM_STACK_LIMIT or the image's data)",
     205: "multiplier result read before ready",
-    206: "max cycles reached",
-    207: "ELF load error",
+    206: "cycle budget spent (--max-cycles)",
+    207: "ELF unreadable, malformed or not MSP430",
     208: "usage error",
     209: "program hangs",
+    210: "ELF section outside RAM/FRAM",
 }
+DEFAULT_MAX_CYCLES = 20_000_000_000   # SIM_DEFAULT_MAX_CYCLES of sim/msp430/sim.h
 
 
 def sim_path():
     """Path of the simulator binary ($MOTEBOX_BUILD/sim/msp430sim)."""
     return build_root() / "sim" / "msp430sim"
+
+
+def asan_sim_path():
+    """The same simulator built with ASan/UBSan ($MOTEBOX_BUILD/sim/msp430-sim-asan,
+    `make msp430sim-asan`), for the robustness tests."""
+    return build_root() / "sim" / "msp430-sim-asan"
 
 
 def have_sim():
@@ -222,10 +232,12 @@ def first_divergence(elf_a, elf_b, mpy, workdir, begin_pc):
 
 def main(argv):
     """`motebox sim msp430 ...`: pass the options to the simulator, return its status."""
+    exe = sim_path()
+    if argv and argv[0] in ("-h", "--help") and exe.exists():
+        return subprocess.run([str(exe), "--help"]).returncode   # options, exit statuses
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 0 if argv else 208
-    exe = sim_path()
     if not exe.exists():
         print(f"motebox: {exe} missing: run `make msp430sim` first", file=sys.stderr)
         return 208

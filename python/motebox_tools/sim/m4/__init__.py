@@ -4,7 +4,8 @@ the timing rules of the Cortex-M4 TRM charge the cycles.
 
     from motebox_tools.sim import m4
     r = m4.run("fw.elf", trace=False, trace_file=None, trace_window=None, profile=False,
-               stack=True, max_instructions=None, stdin=b"", console=None)
+               stack=True, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES,
+               stdin=b"", console=None)
 
 Modules: `machine` (the CPU and board, block costs, hooks: `M4`, `run`, `Result`),
 `timing` (the TRM's table as data), `dwt` (System Control Space: DEMCR, DWT_CYCCNT),
@@ -12,8 +13,9 @@ Modules: `machine` (the CPU and board, block costs, hooks: `M4`, `run`, `Result`
 (per-function cycles), `cli` (`motebox sim m4`).
 """
 from .cli import main
-from .machine import EXIT_FAULT, EXIT_LIMIT, M4, Result, SimError, run
+from .machine import (DEFAULT_MAX_CYCLES, EXIT_FAULT, EXIT_LIMIT, EXIT_STATUSES, M4, Result,
+                      SimError, run)
 from .profile import format_profile
 
-__all__ = ["EXIT_FAULT", "EXIT_LIMIT", "M4", "Result", "SimError", "format_profile", "main",
-           "run"]
+__all__ = ["DEFAULT_MAX_CYCLES", "EXIT_FAULT", "EXIT_LIMIT", "EXIT_STATUSES", "M4", "Result",
+           "SimError", "format_profile", "main", "run"]

@@ -3,18 +3,46 @@
 firmware ELF in the cycle model.
 
     motebox sim m4 [--cycles] [--stack] [--profile] [--trace FILE]
-                   [--trace-window BEGIN,END] [--max-instructions N] [--speed] FIRMWARE.elf
+                   [--trace-window BEGIN,END] [--max-instructions N] [--max-cycles N]
+                   [--speed] FIRMWARE.elf
+
+Every error ends the run with one line `m4sim: ...` on stderr and its own exit status
+(the table in --help, machine.EXIT_STATUSES); never a traceback.
 """
 import argparse
 import sys
 
-from .machine import EXIT_FAULT, EXIT_LIMIT, SimError, run
+from .machine import (DEFAULT_MAX_CYCLES, EXIT_INTERNAL, EXIT_LIMIT, EXIT_STATUSES, EXIT_USAGE,
+                      SimError, run)
 from .profile import format_profile
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"m4sim: {message}\n")
+
+
+def _epilog():
+    return ("exit status: the program's (semihosting exit), or\n" + "\n".join(
+        f"  {k}  {v}" for k, v in sorted(EXIT_STATUSES.items())))
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="motebox sim m4",
-                                 description="Run a Cortex-M4 (mps2-an386) ELF in the cycle model.")
+    try:
+        return _main(argv)
+    except SimError as e:
+        print(f"m4sim: {e}", file=sys.stderr)
+        return e.status
+    except Exception as e:  # noqa: BLE001  (a bug of ours: one line, not a traceback)
+        print(f"m4sim: internal error: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _main(argv):
+    ap = _Parser(prog="motebox sim m4", epilog=_epilog(),
+                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                 description="Run a Cortex-M4 (mps2-an386) ELF in the cycle model.")
     ap.add_argument("firmware", help="ELF file (vector table at 0: initial SP, reset vector)")
     ap.add_argument("--cycles", action="store_true", help="print 'cycles: N' to stderr at exit")
     ap.add_argument("--stack", action="store_true", help="print 'stack: N' (bytes) to stderr")
@@ -24,6 +52,9 @@ def main(argv=None):
     ap.add_argument("--profile", action="store_true", help="per-function cycles to stderr")
     ap.add_argument("--max-instructions", type=int, metavar="N", default=None,
                     help=f"stop after N instructions (exit status {EXIT_LIMIT})")
+    ap.add_argument("--max-cycles", type=int, metavar="N", default=DEFAULT_MAX_CYCLES,
+                    help=f"cycle budget (exit status 206 when spent); default "
+                    f"{DEFAULT_MAX_CYCLES}, 0 = none")
     ap.add_argument("--speed", action="store_true", help="print instructions/s to stderr")
     args = ap.parse_args(argv)
 
@@ -32,17 +63,14 @@ def main(argv=None):
         stream.buffer.write(data)
         stream.flush()
 
-    try:
-        window = tuple(args.trace_window.split(",")) if args.trace_window else None
-        if window is not None and len(window) != 2:
-            print("m4sim: --trace-window takes BEGIN,END", file=sys.stderr)
-            return 2
-        res = run(args.firmware, max_instructions=args.max_instructions, trace_file=args.trace,
-                  trace_window=window, profile=args.profile, stack=args.stack,
-                  console=console)
-    except SimError as e:
-        print(f"m4sim: {e}", file=sys.stderr)
-        return EXIT_FAULT
+    window = tuple(args.trace_window.split(",")) if args.trace_window else None
+    if window is not None and len(window) != 2:
+        ap.error("--trace-window takes BEGIN,END")
+    if args.max_cycles < 0 or (args.max_instructions or 0) < 0:
+        ap.error("limits must be >= 0")
+    res = run(args.firmware, max_instructions=args.max_instructions,
+              max_cycles=args.max_cycles, trace_file=args.trace, trace_window=window,
+              profile=args.profile, stack=True, console=console)   # also: overflow check
     for w in res.warnings:
         print(f"m4sim: warning: {w}", file=sys.stderr)
     if res.error:

@@ -16,7 +16,10 @@ records the execution trace, `profile` the per-function profile.
 """
 import bisect
 import ctypes
+import io
+import os
 import re
+import stat
 import struct
 import time
 from dataclasses import dataclass, field
@@ -24,12 +27,15 @@ from dataclasses import dataclass, field
 import capstone
 from elftools.elf.elffile import ELFFile
 from elftools.elf.sections import SymbolTableSection
-from unicorn import (UC_ARCH_ARM, UC_HOOK_BLOCK, UC_HOOK_CODE, UC_HOOK_INTR,
-                     UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE, UC_MODE_MCLASS,
+from unicorn import (UC_ARCH_ARM, UC_ERR_EXCEPTION, UC_ERR_FETCH_PROT, UC_ERR_FETCH_UNMAPPED,
+                     UC_ERR_INSN_INVALID, UC_HOOK_BLOCK, UC_HOOK_CODE, UC_HOOK_INTR,
+                     UC_HOOK_MEM_READ, UC_HOOK_MEM_UNMAPPED, UC_HOOK_MEM_WRITE,
+                     UC_MEM_FETCH_UNMAPPED, UC_MEM_WRITE, UC_MEM_WRITE_UNMAPPED, UC_MODE_MCLASS,
                      UC_MODE_THUMB, Uc, UcError)
 from unicorn import arm_const as U
 from unicorn.unicorn_py3.unicorn import HOOK_CODE_CFUNC, uc_hook_h, uclib
 
+from ...elf import EM_ARM, ElfError, check_elf32
 from . import timing as T
 from .dwt import PPB_BASE, PPB_SIZE, SystemControlSpace
 from .profile import Profiler
@@ -39,8 +45,41 @@ from .trace import Tracer, scan_divides
 CODE_BASE, CODE_SIZE = 0x00000000, 4 << 20
 RAM_BASE, RAM_SIZE = 0x20000000, 4 << 20
 
+# Exit statuses besides the program's own (semihosting exit); as msp430sim where the
+# two share a meaning (docs/M4_TIMING.md, `motebox sim m4 --help`).
 EXIT_LIMIT = 124               # --max-instructions reached
-EXIT_FAULT = 125               # the program faulted (unmapped access, undefined, ...)
+EXIT_FAULT = 125               # data access to unmapped memory; file cannot be opened
+EXIT_ILLEGAL = 201             # undefined instruction, invalid state, unhandled exception
+EXIT_FETCH = 202               # instruction fetch from unmapped or non-executable memory
+EXIT_STACK = 204               # stack overflow: SP below the end of .data/.bss
+EXIT_BUDGET = 206              # cycle budget (--max-cycles) spent
+EXIT_ELF = 207                 # malformed, truncated or not a 32-bit ARM executable
+EXIT_USAGE = 208               # bad command line
+EXIT_HANG = 209                # branch to itself / WFI: nothing can wake the model
+EXIT_MAP = 210                 # image outside code/RAM, or no usable vector table
+EXIT_INTERNAL = 211            # a simulator bug (one line, no traceback)
+EXIT_STATUSES = {
+    EXIT_LIMIT: "--max-instructions reached",
+    EXIT_FAULT: "data access to unmapped memory, or the file cannot be opened",
+    EXIT_ILLEGAL: "undefined instruction, invalid state (even branch target), unhandled exception",
+    EXIT_FETCH: "instruction fetch from unmapped or non-executable memory",
+    EXIT_STACK: "stack overflow: SP below the end of .data/.bss",
+    EXIT_BUDGET: "cycle budget spent (--max-cycles): endless loop?",
+    EXIT_ELF: "ELF unreadable, malformed, truncated or not a 32-bit ARM executable",
+    EXIT_USAGE: "bad command line",
+    EXIT_HANG: "the program hangs (branch to itself, WFI/WFE: the model has no interrupts)",
+    EXIT_MAP: "image outside code (0x0, 4 MB) and RAM (0x20000000, 4 MB), or bad vector table",
+    EXIT_INTERNAL: "internal simulator error",
+}
+# The default cycle budget: 3.7x the longest run of the repository's firmware (the O2
+# test suite suite-full.elf, 1.64e10 cycles, 18 minutes of model CPU time at 11.5 M
+# instructions/s); a stuck loop that is no `b .` ends with EXIT_BUDGET after about an hour.
+DEFAULT_MAX_CYCLES = 60_000_000_000
+MAX_FILE = 64 << 20            # far above any image for this board, even with debug info
+# qemu's exception numbers (target/arm/cpu.h) seen by the interrupt hook
+_EXC_NAMES = {1: "undefined instruction", 2: "SVC", 3: "prefetch abort", 4: "data abort",
+              17: "no coprocessor", 18: "invalid state", 19: "stack limit",
+              22: "unaligned access"}
 
 # capstone condition code -> passes(flags nibble NZCV)
 _CC_PASS = {}
@@ -54,7 +93,11 @@ for _cc in range(1, 16):
 
 
 class SimError(Exception):
-    """The firmware could not be loaded or run."""
+    """The firmware could not be loaded or run; `status` is the exit status to report."""
+
+    def __init__(self, message, status=EXIT_FAULT):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -84,7 +127,7 @@ class _Block:
     __slots__ = ("addr", "size", "n", "fall", "tms", "addrs", "dyn", "ends_branch",
                  "always_taken", "c_fall", "c_taken", "p_var", "exit_fall", "exit_taken",
                  "first_mem", "wide_unal", "min_sp", "sp_dynamic", "func", "is_call", "index",
-                 "dyn_bits", "extra")
+                 "dyn_bits", "extra", "hang")
 
 
 def _wide_unaligned(addr, first):
@@ -92,11 +135,14 @@ def _wide_unaligned(addr, first):
 
 
 class M4:
-    def __init__(self, elf_path, *, max_instructions=None, trace=False, trace_file=None,
-                 trace_window=None, profile=False, stack=True, stdin=b""):
+    def __init__(self, elf_path, *, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES,
+                 trace=False, trace_file=None, trace_window=None, profile=False, stack=True,
+                 stdin=b""):
         self.elf_path = str(elf_path)
         self.limit = max_instructions or (1 << 62)
         self.limited = max_instructions is not None
+        self.budget = max_cycles or (1 << 62)
+        self.max_cycles = max_cycles
         self.tracing = trace or trace_file is not None
         self.trace_file = trace_file
         self.profiling = profile
@@ -157,6 +203,8 @@ class M4:
         if err:
             raise SimError(f"unicorn: cannot add the block hook ({err})")
         uc.hook_add(UC_HOOK_INTR, self._hook_intr)
+        self.unmapped = None         # (access, address) of the last unmapped access
+        uc.hook_add(UC_HOOK_MEM_UNMAPPED, self._hook_unmapped)
         self.cond_addrs = set()
         self.it_tail = {}
         for lo, hi in self._scan_it_blocks():
@@ -168,57 +216,91 @@ class M4:
 
     # --- loading ------------------------------------------------------------------
     def _load_elf(self):
+        """Check the file completely (elf.check_elf32) before pyelftools parses it, then
+        load it; anything wrong ends in a SimError naming the file and the problem."""
+        path = self.elf_path
         try:
-            f = open(self.elf_path, "rb")
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):
+                raise SimError(f"{path}: not a regular file", EXIT_ELF)
+            if st.st_size > MAX_FILE:
+                raise SimError(f"{path}: {st.st_size} bytes: too large for an image", EXIT_ELF)
+            with open(path, "rb") as f:
+                blob = f.read(MAX_FILE + 1)
         except OSError as e:
-            raise SimError(f"cannot open {self.elf_path}: {e.strerror}") from None
-        with f:
-            try:
-                elf = ELFFile(f)
-            except Exception as e:  # pyelftools raises several types
-                raise SimError(f"{self.elf_path}: not an ELF file ({e})") from None
-            if elf["e_machine"] != "EM_ARM" or elf.elfclass != 32:
-                raise SimError(f"{self.elf_path}: not a 32-bit ARM ELF file")
-            self.exec_ranges = []
-            for seg in elf.iter_segments():
-                if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
-                    continue
-                addr, data = seg["p_paddr"], seg.data()
-                if not (self._mapped(addr, seg["p_filesz"])):
-                    raise SimError(f"segment at {addr:#x} (+{seg['p_filesz']:#x}) is "
-                                   "outside code (0x0, 4 MB) and RAM (0x20000000, 4 MB)")
-                self.uc.mem_write(addr, data)
-                if seg["p_flags"] & 1:
-                    self.exec_ranges.append((addr, data))
-            self.funcs, labels = [], []
-            for sec in elf.iter_sections():
-                if isinstance(sec, SymbolTableSection):
-                    for sym in sec.iter_symbols():
-                        kind = sym["st_info"]["type"]
-                        if kind == "STT_FUNC" and sym.name:
-                            a = sym["st_value"] & ~1
-                            self.funcs.append((a, a + sym["st_size"], sym.name))
-                        elif (kind == "STT_NOTYPE" and sym.name and sym.name[0] != "$"
-                              and sym["st_shndx"] != "SHN_UNDEF"
-                              and sym["st_value"] < CODE_SIZE):
-                            labels.append((sym["st_value"] & ~1, sym.name))
-            self.funcs.sort()
-            # assembly routines often have no size: they run to the next function
-            self.funcs = [(a, e if e > a else (self.funcs[k + 1][0] if k + 1 < len(self.funcs)
-                                               else a + 2), name)
-                          for k, (a, e, name) in enumerate(self.funcs)]
-            self.func_starts = [fn[0] for fn in self.funcs]
-            labels.sort()
-            self.labels = labels
-            self.label_starts = [lb[0] for lb in labels]
-            self.ram_top = max((s["p_vaddr"] + s["p_memsz"] for s in elf.iter_segments()
-                                if s["p_type"] == "PT_LOAD"
-                                and RAM_BASE <= s["p_vaddr"] < RAM_BASE + RAM_SIZE),
-                               default=RAM_BASE)
+            raise SimError(f"cannot open {path}: {e.strerror}") from None
+        try:
+            check_elf32(blob, EM_ARM)
+        except ElfError as e:
+            raise SimError(f"{path}: {e}", EXIT_ELF) from None
+        try:
+            self._parse_elf(ELFFile(io.BytesIO(blob)))
+        except SimError:
+            raise
+        except Exception as e:  # noqa: BLE001  (pyelftools raises several types)
+            raise SimError(f"{path}: malformed ELF ({type(e).__name__}: {e})", EXIT_ELF) from None
+        self._check_vectors()
+
+    def _parse_elf(self, elf):
+        self.exec_ranges, self.load_ranges = [], []
+        for seg in elf.iter_segments():
+            if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
+                continue
+            addr, data = seg["p_paddr"], seg.data()
+            for what, a, size in (("loaded", addr, seg["p_filesz"]),
+                                  ("run", seg["p_vaddr"], seg["p_memsz"])):
+                if not self._mapped(a, size):
+                    raise SimError(f"{self.elf_path}: segment {what} at {a:#x} (+{size:#x}) is "
+                                   "outside code (0x0, 4 MB) and RAM (0x20000000, 4 MB)",
+                                   EXIT_MAP)
+            self.uc.mem_write(addr, data)
+            self.load_ranges.append((addr, addr + len(data), bool(seg["p_flags"] & 1)))
+            if seg["p_flags"] & 1:
+                self.exec_ranges.append((addr, data))
+        self.funcs, labels = [], []
+        for sec in elf.iter_sections():
+            if isinstance(sec, SymbolTableSection):
+                for sym in sec.iter_symbols():
+                    kind = sym["st_info"]["type"]
+                    if kind == "STT_FUNC" and sym.name:
+                        a = sym["st_value"] & ~1
+                        self.funcs.append((a, a + sym["st_size"], sym.name))
+                    elif (kind == "STT_NOTYPE" and sym.name and sym.name[0] != "$"
+                          and sym["st_shndx"] != "SHN_UNDEF"
+                          and sym["st_value"] < CODE_SIZE):
+                        labels.append((sym["st_value"] & ~1, sym.name))
+        self.funcs.sort()
+        # assembly routines often have no size: they run to the next function
+        self.funcs = [(a, e if e > a else (self.funcs[k + 1][0] if k + 1 < len(self.funcs)
+                                           else a + 2), name)
+                      for k, (a, e, name) in enumerate(self.funcs)]
+        self.func_starts = [fn[0] for fn in self.funcs]
+        labels.sort()
+        self.labels = labels
+        self.label_starts = [lb[0] for lb in labels]
+        ram_ends = [s["p_vaddr"] + s["p_memsz"] for s in elf.iter_segments()
+                    if s["p_type"] == "PT_LOAD"
+                    and RAM_BASE <= s["p_vaddr"] < RAM_BASE + RAM_SIZE]
+        self.ram_top = max(ram_ends, default=RAM_BASE)
+        self.has_ram_data = bool(ram_ends)
+
+    def _check_vectors(self):
+        """The vector table at 0 (initial SP, reset vector) must come from the image and
+        point into RAM and into loaded executable code."""
+        where = self.elf_path
+        if not any(lo <= 0 and 8 <= hi for lo, hi, _ in self.load_ranges):
+            raise SimError(f"{where}: no vector table at 0x0 (no segment loads it)", EXIT_MAP)
         self.sp0, reset = struct.unpack("<II", self.uc.mem_read(0, 8))
         if not reset & 1:
-            raise SimError(f"reset vector {reset:#x} is not a Thumb address")
+            raise SimError(f"{where}: reset vector {reset:#x} is not a Thumb address", EXIT_MAP)
+        if not any(lo <= reset & ~1 < hi and x for lo, hi, x in self.load_ranges):
+            raise SimError(f"{where}: reset vector {reset:#x} is outside the loaded code",
+                           EXIT_MAP)
+        if not RAM_BASE < self.sp0 <= RAM_BASE + RAM_SIZE:
+            raise SimError(f"{where}: initial SP {self.sp0:#x} is outside RAM", EXIT_MAP)
         self.reset = reset
+        # SP may not go below the end of .data/.bss when the stack starts above them
+        self.stack_floor = self.ram_top if self.has_ram_data and self.sp0 > self.ram_top else 0
 
     def _symbol(self, name):
         for a, _, fn in self.funcs:
@@ -262,6 +344,7 @@ class M4:
     # --- decoding and block costs -----------------------------------------------
     def _decode(self, addr, size):
         code = bytes(self.uc.mem_read(addr, size))
+        self._decoding = addr
         b = _Block()
         b.addr, b.size, b.fall = addr, size, addr + size
         tms, addrs, dyn = [], [], {}
@@ -298,6 +381,11 @@ class M4:
         b.ends_branch = last.kind == T.BR
         b.always_taken = b.ends_branch and not last.cond_branch and not last.it_cond
         b.is_call = last.name in ("bl", "blx")
+        # `b .` (after nothing but NOPs): with no interrupts in the model, a hang
+        b.hang = (last.name == "b" and not last.cond_branch and not last.it_cond
+                  and all(t.name in ("nop", "hint") and c == 0xBF00    # NOP.N only
+                          for t, c in zip(tms[:-1], struct.unpack_from(f"<{len(tms) - 1}H", code)))
+                  and self._branch_target(code, addrs[-1]) == addr)
         c, b.exit_fall = self._cost(b, T.NEUTRAL, 0, False, False)
         b.c_fall = c
         if b.ends_branch:
@@ -317,12 +405,18 @@ class M4:
             sp += tm.sp_delta
             low = min(low, sp)
         b.min_sp = low
-        b.extra = bool((self.track_stack and b.min_sp) or self.tracing or self.limited)
+        b.extra = bool((self.track_stack and b.min_sp) or self.tracing or self.limited
+                       or b.hang)
         b.func = None
         if self.profiling:
             b.func = self._func_name(addr)
         self.blocks[addr] = b
         return b
+
+    def _branch_target(self, code, addr):
+        insn = next(self.md.disasm(code[addr - self._decoding:], addr, 1), None)
+        ops = insn.operands if insn is not None else ()
+        return ops[0].imm if len(ops) == 1 and ops[0].type == capstone.arm.ARM_OP_IMM else None
 
     def _func_name(self, addr):
         """The function (ELF STT_FUNC) holding addr, else the nearest label before it."""
@@ -431,20 +525,33 @@ class M4:
             self.icount += b.n
             if b.extra or self.sp_unknown:
                 self._block_extras(b, addr)
+            if self.cycles >= self.budget and self.exit_code is None:
+                self._stop(EXIT_BUDGET, f"cycle budget of {self.max_cycles} cycles spent "
+                           f"(--max-cycles N to change, 0 for none): endless loop? "
+                           f"(block at pc={addr:#010x})")
         except Exception as e:  # noqa: BLE001
             self.hook_error = e
             self.uc.emu_stop()
 
+    def _stop(self, status, error, pc=None):
+        """End the run with status and a one-line error (closing the books at pc)."""
+        self.error = error
+        self.exit_code = status
+        self._finish(pc)
+        self.uc.emu_stop()
+
     def _block_extras(self, b, addr):
         if self.track_stack and (b.min_sp or self.sp_unknown):
             self._note_sp(b)
+            if self.exit_code is not None:
+                return
         if self.tracing:
             self.tracer.block(addr, b.n)
-        if self.icount > self.limit:
-            self.error = f"instruction limit reached ({self.limit})"
-            self.exit_code = EXIT_LIMIT
-            self._finish(None)
-            self.uc.emu_stop()
+        if b.hang:
+            self._stop(EXIT_HANG, f"program hangs: branch to itself at pc={b.addrs[-1]:#010x} "
+                       "(the model has no interrupts)")
+        elif self.icount > self.limit:
+            self._stop(EXIT_LIMIT, f"instruction limit reached ({self.limit})")
 
     def _note_sp(self, b):
         """Stack high-water mark: SP at block start plus the block's lowest static SP
@@ -454,6 +561,9 @@ class M4:
         if low < self.min_sp:
             self.min_sp = low
         self.sp_unknown = b.sp_dynamic
+        if low < self.stack_floor:
+            self._stop(EXIT_STACK, f"stack overflow: SP goes to {low:#010x} in the block at "
+                       f"pc={b.addr:#010x}, below {self.stack_floor:#010x} (end of .data/.bss)")
 
     def _hook_cond(self, uc, addr, size, _):
         """An instruction under IT is executing. unicorn calls this hook only when the
@@ -469,6 +579,10 @@ class M4:
 
     def _hook_nothing(self, uc, access, addr, size, value, _):
         pass
+
+    def _hook_unmapped(self, uc, access, addr, size, value, _):
+        self.unmapped = (access, addr)
+        return False                 # unicorn stops with UC_ERR_*_UNMAPPED
 
     def _hook_mem_trace(self, uc, access, addr, size, value, _):
         self._trace(b"%c%08x %d\n" % (87 if access == UC_MEM_WRITE else 82, addr, size))
@@ -526,10 +640,11 @@ class M4:
         except UcError:
             hw = 0
         if intno != 7 or hw != 0xBEAB:   # EXCP_BKPT with the semihosting immediate
-            self.error = f"exception {intno} at pc={pc:#010x} (not a semihosting call)"
-            self.exit_code = EXIT_FAULT
-            self._finish(pc)
-            uc.emu_stop()
+            name = _EXC_NAMES.get(intno, "BKPT" if intno == 7 else "exception")
+            status = {3: EXIT_FETCH, 4: EXIT_FAULT}.get(intno, EXIT_ILLEGAL)
+            what = "instruction fetch from non-executable memory: " if intno == 3 else ""
+            self._stop(status, f"{what}exception {intno} ({name}) at pc={pc:#010x} "
+                       "(not a semihosting call)", pc)
             return
         op = uc.reg_read(U.UC_ARM_REG_R0)
         arg = uc.reg_read(U.UC_ARM_REG_R1)
@@ -550,6 +665,22 @@ class M4:
         uc.reg_write(U.UC_ARM_REG_PC, (pc + 2) | 1)
 
     # --- running ----------------------------------------------------------------------
+    def _describe(self, e):
+        """(one-line error, exit status) for unicorn stopping with UcError e."""
+        pc = self.uc.reg_read(U.UC_ARM_REG_PC) & ~1
+        access, addr = self.unmapped or (None, None)
+        if e.errno in (UC_ERR_FETCH_UNMAPPED, UC_ERR_FETCH_PROT) or access == UC_MEM_FETCH_UNMAPPED:
+            at = addr if addr is not None else pc
+            return f"instruction fetch from unmapped address {at:#010x} (pc={pc:#010x}; {e})", \
+                EXIT_FETCH
+        if addr is not None:
+            kind = "write to" if access == UC_MEM_WRITE_UNMAPPED else "read from"
+            return f"{kind} unmapped address {addr:#010x} at pc={pc:#010x} ({e})", EXIT_FAULT
+        if e.errno in (UC_ERR_INSN_INVALID, UC_ERR_EXCEPTION):
+            return (f"undefined instruction or invalid state (Thumb bit clear?) at "
+                    f"pc={pc:#010x} ({e})", EXIT_ILLEGAL)
+        return f"{e} at pc={pc:#010x}", EXIT_FAULT
+
     def run(self):
         uc = self.uc
         uc.reg_write(U.UC_ARM_REG_SP, self.sp0)
@@ -559,15 +690,23 @@ class M4:
         try:
             uc.emu_start(self.reset, 0xFFFFFFFF)
         except UcError as e:
-            pc = uc.reg_read(U.UC_ARM_REG_PC) & ~1
-            self.error = f"{e} at pc={pc:#010x}"
-            self.exit_code = EXIT_FAULT
+            self.error, self.exit_code = self._describe(e)
             self._finish(None)
         if self.hook_error is not None:
             raise self.hook_error
         if self.exit_code is None:
-            self.error = "emulation stopped without an exit call"
-            self.exit_code = EXIT_FAULT
+            pc = uc.reg_read(U.UC_ARM_REG_PC) & ~1
+            try:
+                hws = struct.unpack("<HH", uc.mem_read(pc - 2, 4))
+            except UcError:
+                hws = ()
+            if 0xBF30 in hws or 0xBF20 in hws:    # unicorn stops at WFI/WFE
+                self.error = (f"program hangs: WFI/WFE at pc={pc:#010x} "
+                              "(the model has no interrupts)")
+                self.exit_code = EXIT_HANG
+            else:
+                self.error = f"emulation stopped without an exit call at pc={pc:#010x}"
+                self.exit_code = EXIT_FAULT
             self._finish(None)
         seconds = time.perf_counter() - self.t0
         cpu = time.process_time() - cpu0
@@ -587,16 +726,20 @@ class M4:
                       warnings=self.warnings)
 
 
-def run(elf, *, max_instructions=None, trace=False, trace_file=None, trace_window=None,
-        profile=False, stack=True, stdin=b"", console=None):
+def run(elf, *, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES, trace=False,
+        trace_file=None, trace_window=None, profile=False, stack=True, stdin=b"",
+        console=None):
     """Run firmware `elf` to its semihosting exit. Returns a Result (never raises for
-    program faults: see Result.error); raises SimError if the file cannot be loaded.
+    program faults: see Result.error and Result.exit_code, EXIT_STATUSES); raises
+    SimError (with .status) if the file cannot be loaded. max_cycles: the cycle budget
+    (0 or None: none); stack=True also stops a stack overflow into .data/.bss.
 
     trace: compute Result.trace_hash over executed blocks, IT-skipped instructions, data
     addresses and divide operand widths (docs/M4_TIMING.md); trace_file: also write it;
     trace_window=("begin_fn", "end_fn"): record only from entering begin_fn until entering
     end_fn. profile: Result.profile per function. stack: Result.max_stack."""
-    sim = M4(elf, max_instructions=max_instructions, trace=trace, trace_file=trace_file,
-             trace_window=trace_window, profile=profile, stack=stack, stdin=stdin)
+    sim = M4(elf, max_instructions=max_instructions, max_cycles=max_cycles, trace=trace,
+             trace_file=trace_file, trace_window=trace_window, profile=profile, stack=stack,
+             stdin=stdin)
     sim.semi.console = console
     return sim.run()
