@@ -12,6 +12,9 @@
  * only, never on secret ones. All secret temporaries are wiped before return.
  *
  * Aliasing: unless a function says otherwise, output buffers must not overlap inputs.
+ * The secretbox and box functions (sealing and opening, easy and detached) accept any
+ * overlap of their output with their input, c == m included, as libsodium's _easy
+ * functions do; two outputs (c and tag) must not overlap each other.
  */
 #ifndef MOTEBOX_H
 #define MOTEBOX_H
@@ -40,6 +43,10 @@ extern "C" {
 #define MB_SECRETBOX_KEYBYTES      32
 #define MB_SECRETBOX_NONCEBYTES    24
 #define MB_SECRETBOX_MACBYTES      16
+/* Longest message the sealing functions take, so that mlen + 16 cannot wrap (as
+ * libsodium: SIZE_MAX - 16; 65519 where size_t has 16 bits). Beyond it they return -1. */
+#define MB_SECRETBOX_MESSAGEBYTES_MAX (SIZE_MAX - MB_SECRETBOX_MACBYTES)
+#define MB_BOX_MESSAGEBYTES_MAX       (SIZE_MAX - MB_BOX_MACBYTES)
 #define MB_POLY1305_KEYBYTES       32
 #define MB_POLY1305_BYTES          16
 #define MB_HSALSA20_OUTPUTBYTES    32
@@ -103,23 +110,28 @@ int mb_poly1305_verify(const uint8_t tag[16], const uint8_t *m, size_t len,
 
 /* ---- secretbox: XSalsa20-Poly1305, libsodium "easy" layout ----------------------- */
 
-/* c[0..16) = tag, c[16..16+mlen) = ciphertext; c holds mlen + 16 bytes.
- * The nonce MUST NOT repeat under one key. Secret: k, m. c and m must not overlap. */
-void mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
-                  const uint8_t k[32]);
+/* c[0..16) = tag, c[16..16+mlen) = ciphertext; c holds mlen + 16 bytes. Returns 0, or
+ * -1 when mlen > MB_SECRETBOX_MESSAGEBYTES_MAX (c[0..16) zeroed, nothing else written).
+ * The nonce MUST NOT repeat under one key. Secret: k, m. Public: mlen, n. c may overlap
+ * m in any way (c == m: seal in place; the buffer must hold mlen + 16 bytes). */
+int mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+                 const uint8_t k[32]) MB_MUST_CHECK;
 
 /* Verifies the tag of c (clen = 16 + mlen bytes) in constant time before decrypting
  * anything; m receives clen - 16 bytes. Returns -1 (m zeroed: clen - 16 bytes, if
  * clen >= 16) on a bad tag or clen < 16. The outcome is applied as a mask to every
  * output byte, so a forged box never puts plaintext in m (not even transiently) and
- * takes the same time as a genuine one. Secret: k. m and c must not overlap. */
+ * takes the same time as a genuine one. Secret: k (and the plaintext). Public: c, clen,
+ * n. m may overlap c in any way (m == c: the plaintext starts at c[0]). */
 int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
                       const uint8_t k[32]) MB_MUST_CHECK;
 
-/* Detached layout: ciphertext of mlen bytes in c, tag separately. c may equal m (also
- * for the open: m may equal c). */
-void mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
-                           const uint8_t n[24], const uint8_t k[32]);
+/* Detached layout: ciphertext of mlen bytes in c, tag separately. c may overlap m, and
+ * m may overlap c (and tag) for the open. The seal returns -1 when mlen >
+ * MB_SECRETBOX_MESSAGEBYTES_MAX (tag zeroed, c untouched), else 0. Secret: k, m (the
+ * seal), k (the open). Public: lengths, n, c, tag. */
+int mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                          const uint8_t n[24], const uint8_t k[32]) MB_MUST_CHECK;
 int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
                                const uint8_t tag[16], const uint8_t n[24],
                                const uint8_t k[32]) MB_MUST_CHECK;
@@ -130,8 +142,11 @@ int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
  * zeroed) when pk has low order. Secret: sk, k. */
 int mb_box_beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
 
-/* Box m to the holder of pk from the holder of sk: layout as mb_secretbox. Returns -1
- * (c zeroed, mlen + 16 bytes) when pk has low order. Secret: sk, m. */
+/* Box m to the holder of pk from the holder of sk: layout, overlap rules and length
+ * limit (MB_BOX_MESSAGEBYTES_MAX: -1, tag zeroed, nothing else written) as
+ * mb_secretbox*. Returns -1 (c zeroed, mlen + 16 bytes; detached: mlen bytes and tag)
+ * when pk has low order. The opens as mb_secretbox_open*, -1 also for a low-order pk.
+ * Secret: sk, m, the plaintext. Public: pk, n, c, lengths. */
 int mb_box(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
            const uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
 int mb_box_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n[24],
@@ -147,7 +162,13 @@ int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_
  * Encrypts and authenticates any length with constant RAM. The bytes written by all
  * updates, in order, equal the ciphertext part of mb_secretbox(m, n, k), and the final
  * tag equals its first 16 bytes: the receiver opens tag || ciphertext with libsodium's
- * crypto_secretbox_open_easy (or _detached / crypto_box_open_detached_afternm). */
+ * crypto_secretbox_open_easy (or _detached / crypto_box_open_detached_afternm).
+ *
+ * Fail-closed state: init writes a phase word into the state; a call on a state that
+ * was never initialised (zeros, garbage), is finished, or is in the wrong phase (or
+ * whose internal offsets are out of range) returns -1, writes zeros to its outputs
+ * (len bytes of c or m, or the tag), never plaintext, and wipes the state, so every
+ * later call fails too. Total length is unlimited in practice (2^70 bytes). */
 typedef struct mb_box_stream {
     uint32_t opaque[56];   /* 224 bytes; layout private to src/proto/stream.c */
 } mb_box_stream;
@@ -155,15 +176,57 @@ typedef struct mb_box_stream {
 /* sizeof(mb_box_stream), for bindings. */
 size_t mb_box_stream_size(void);
 
-/* Start a stream under key k (e.g. from mb_box_beforenm) and nonce n. Secret: k. */
+/* Start a stream under key k (e.g. from mb_box_beforenm) and nonce n. Secret: k.
+ * Public: n. The state holds secrets until final (or a failed call) wipes it. */
 void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24]);
 
 /* Encrypt len bytes of m into c (len bytes). Any chunk sizes in any split give the same
- * bytes. c may equal m (in place). Secret: m, the state. */
-void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t len);
+ * bytes. c may equal m (in place), otherwise they must not overlap. Returns 0, or -1
+ * (c zeroed) on a state not from mb_box_stream_init or already finished.
+ * Secret: m, the state. Public: len. */
+int mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m,
+                         size_t len) MB_MUST_CHECK;
 
-/* Write the tag and wipe the state (it must be initialised again before reuse). */
-void mb_box_stream_final(mb_box_stream *s, uint8_t tag[16]);
+/* Write the tag and wipe the state (it must be initialised again before reuse): a
+ * second final returns -1 with tag zeroed, as does one on a state never initialised.
+ * Secret: the state. Public: the tag. */
+int mb_box_stream_final(mb_box_stream *s, uint8_t tag[16]) MB_MUST_CHECK;
+
+/* Receiving stream: opens tag || ciphertext (as made by mb_box_stream_* or
+ * mb_secretbox) that is too long to hold, in two passes over the ciphertext and with
+ * no plaintext released before the whole of it is authenticated:
+ *   mb_box_unstream_init(s, k, n);
+ *   mb_box_unstream_auth(s, c, len) ...     pass 1: every ciphertext byte, any chunks
+ *   mb_box_unstream_verify(s, tag)          0 iff the tag is right; else s is finished
+ *   mb_box_unstream_update(s, m, c, len)... pass 2: the same bytes again, decrypted
+ *   mb_box_unstream_final(s, tag)           0 iff pass 2 saw the bytes pass 1 saw
+ * Calls out of this order return -1 (with zeros in m) and finish the state; so does a
+ * state from mb_box_stream_init (and the sending functions refuse this one). If final
+ * fails, the ciphertext changed between the passes: the caller MUST discard the
+ * plaintext of pass 2 (keep it somewhere private until final says 0). The state takes
+ * the same 224 bytes; k is not needed after init. All return values are public. */
+
+/* Secret: k. Public: n. */
+void mb_box_unstream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24]);
+
+/* Pass 1: authenticate len more ciphertext bytes. -1 unless after init or another auth.
+ * Secret: the state. Public: c, len. */
+int mb_box_unstream_auth(mb_box_stream *s, const uint8_t *c, size_t len) MB_MUST_CHECK;
+
+/* End of pass 1: 0 if tag (public) authenticates the ciphertext seen, and decryption
+ * may start; -1 (state wiped) on a wrong tag or out of order. Constant time in the
+ * computed tag. Secret: the state. */
+int mb_box_unstream_verify(mb_box_stream *s, const uint8_t tag[16]) MB_MUST_CHECK;
+
+/* Pass 2: decrypt len bytes of c into m (len bytes; m may equal c, otherwise no
+ * overlap), authenticating them again. -1 with m zeroed unless verify said 0.
+ * Secret: m (the plaintext), the state. Public: c, len. */
+int mb_box_unstream_update(mb_box_stream *s, uint8_t *m, const uint8_t *c,
+                           size_t len) MB_MUST_CHECK;
+
+/* End of pass 2; wipes the state. 0 iff the bytes of pass 2 have the tag verified in
+ * pass 1 and tag (the same 16 bytes again) equals it. Secret: the state. */
+int mb_box_unstream_final(mb_box_stream *s, const uint8_t tag[16]) MB_MUST_CHECK;
 
 /* Two-pass opening of a long box kept in external memory (the node never holds the
  * whole ciphertext). read(ctx, off, buf, len) must copy ciphertext bytes

@@ -192,10 +192,11 @@ MB_NACL_FN int crypto_secretbox_xsalsa20poly1305(unsigned char *c, const unsigne
                                                  const unsigned char *n,
                                                  const unsigned char *k)
 {
+    int r;
     if (mlen < 32 || !mb_nacl_len_ok(mlen)) return -1;
-    mb_secretbox_detached(c + 32, c + 16, m + 32, (size_t)mlen - 32, n, k);
+    r = mb_secretbox_detached(c + 32, c + 16, m + 32, (size_t)mlen - 32, n, k);
     mb_nacl_zero(c, 16);
-    return 0;
+    return r;   /* 0: mlen - 32 is below MB_SECRETBOX_MESSAGEBYTES_MAX */
 }
 
 /* c: 16 bytes (ignored) || tag || ct (clen >= 32); m: 32 zero bytes || message.

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """secretbox / box against libsodium: the NaCl box example (tests/box.c, box2.c of the
 NaCl distribution, also in libsodium's test suite), random interop with PyNaCl both
-ways, detached layout via the system libsodium, tampering, bad lengths, bad keys."""
+ways, detached layout via the system libsodium, tampering, bad lengths, bad keys,
+overlapping buffers and the maximum message length."""
 import ctypes
 import os
 import random
@@ -102,10 +103,100 @@ def test_detached_in_place(lib):
     m = os.urandom(300)
     buf = ctypes.create_string_buffer(m, len(m))
     tag = ctypes.create_string_buffer(16)
-    lib.c.mb_secretbox_detached(buf, tag, buf, len(m), n, k)
+    assert lib.c.mb_secretbox_detached(buf, tag, buf, len(m), n, k) == 0
     assert (buf.raw, tag.raw) == sodium_ref.secretbox_detached(m, n, k)
     assert lib.c.mb_secretbox_open_detached(buf, buf, len(m), tag, n, k) == 0
     assert buf.raw == m
+
+
+# ---- overlapping buffers (libsodium's _easy functions allow c == m) -----------------
+
+# Output at input + D: c == m, the easy layout sealed in place (the ciphertext lands 16
+# bytes after the message start), and partial overlaps either way.
+OVERLAPS = [0, 16, -16, 1, -1, 3, 15, 17, -17, 64, -64, 100]
+
+
+def _region(data, outlen, d):
+    """A ctypes buffer holding data at `inp` and room for outlen bytes at `out` = inp + d;
+    returns (buffer, out pointer, in pointer, out offset)."""
+    size = max(len(data), outlen) + abs(d) + 64
+    buf = ctypes.create_string_buffer(b"\xa5" * size, size)
+    out_off = 32 + max(-d, 0)
+    in_off = out_off + d
+    ctypes.memmove(ctypes.addressof(buf) + in_off, data, len(data))
+    ptr = lambda off: ctypes.cast(ctypes.addressof(buf) + off, ctypes.c_char_p)  # noqa: E731
+    return buf, ptr(out_off), ptr(in_off), out_off
+
+
+@pytest.mark.parametrize("d", OVERLAPS)
+def test_secretbox_overlap_matches_pynacl(lib, d):
+    rng = random.Random(0x0B + d + lib.radix)
+    for mlen in (0, 1, 15, 16, 17, 31, 32, 33, 100, 300):
+        k, n, m = rng.randbytes(32), rng.randbytes(24), rng.randbytes(mlen)
+        want = nb.crypto_secretbox_easy(m, n, k)
+        buf, out, inp, o = _region(m, mlen + 16, d)
+        assert lib.c.mb_secretbox(out, inp, mlen, n, k) == 0
+        assert buf.raw[o:o + mlen + 16] == want, (mlen, d)
+        # open with m at c + d
+        buf, out, inp, o = _region(want, mlen, d)
+        assert lib.c.mb_secretbox_open(out, inp, mlen + 16, n, k) == 0
+        assert buf.raw[o:o + mlen] == m, (mlen, d)
+        forged = bytes([want[0] ^ 1]) + want[1:]
+        buf, out, inp, o = _region(forged, mlen, d)
+        assert lib.c.mb_secretbox_open(out, inp, mlen + 16, n, k) == -1
+        assert buf.raw[o:o + mlen] == bytes(mlen)
+        # detached, both directions
+        buf, out, inp, o = _region(m, mlen, d)
+        tag = ctypes.create_string_buffer(16)
+        assert lib.c.mb_secretbox_detached(out, tag, inp, mlen, n, k) == 0
+        assert tag.raw + buf.raw[o:o + mlen] == want
+        buf, out, inp, o = _region(want[16:], mlen, d)
+        assert lib.c.mb_secretbox_open_detached(out, inp, mlen, want[:16], n, k) == 0
+        assert buf.raw[o:o + mlen] == m
+
+
+@pytest.mark.parametrize("d", OVERLAPS[:6])
+def test_box_overlap_matches_pynacl(lib, d):
+    rng = random.Random(0x0C + d + lib.radix)
+    for mlen in (0, 1, 17, 33, 200):
+        a_sk, a_pk = _keypair(rng)
+        b_sk, b_pk = _keypair(rng)
+        n, m = rng.randbytes(24), rng.randbytes(mlen)
+        want = nb.crypto_box_easy(m, n, b_pk, a_sk)
+        buf, out, inp, o = _region(m, mlen + 16, d)
+        assert lib.c.mb_box(out, inp, mlen, n, b_pk, a_sk) == 0
+        assert buf.raw[o:o + mlen + 16] == want, (mlen, d)
+        buf, out, inp, o = _region(want, mlen, d)
+        assert lib.c.mb_box_open(out, inp, mlen + 16, n, a_pk, b_sk) == 0
+        assert buf.raw[o:o + mlen] == m, (mlen, d)
+
+
+def test_secretbox_in_place_easy(lib):
+    """The finding: mb_secretbox(c, m) with c == m opened to corrupt plaintext."""
+    k, n, m = os.urandom(32), os.urandom(24), os.urandom(1000)
+    buf = ctypes.create_string_buffer(m, len(m) + 16)
+    assert lib.c.mb_secretbox(buf, buf, len(m), n, k) == 0
+    assert buf.raw == nb.crypto_secretbox_easy(m, n, k)
+    assert nb.crypto_secretbox_open_easy(buf.raw, n, k) == m
+    assert lib.c.mb_secretbox_open(buf, buf, len(m) + 16, n, k) == 0
+    assert buf.raw[:len(m)] == m
+
+
+def test_message_length_limit(lib):
+    """Lengths beyond MB_SECRETBOX_MESSAGEBYTES_MAX (SIZE_MAX - 16) are refused before
+    anything is read: -1 and the tag zeroed (the buffers here are far too short)."""
+    size_max = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1
+    k, n, sk = os.urandom(32), os.urandom(24), os.urandom(32)
+    pk = nb.crypto_scalarmult_base(os.urandom(32))
+    for mlen in (size_max - 15, size_max):
+        c = ctypes.create_string_buffer(b"\xa5" * 16, 16)
+        tag = ctypes.create_string_buffer(b"\xa5" * 16, 16)
+        assert lib.c.mb_secretbox(c, b"m", mlen, n, k) == -1 and c.raw == bytes(16)
+        assert lib.c.mb_secretbox_detached(c, tag, b"m", mlen, n, k) == -1 and tag.raw == bytes(16)
+        c = ctypes.create_string_buffer(b"\xa5" * 16, 16)
+        assert lib.c.mb_box(c, b"m", mlen, n, pk, sk) == -1 and c.raw == bytes(16)
+        tag = ctypes.create_string_buffer(b"\xa5" * 16, 16)
+        assert lib.c.mb_box_detached(c, tag, b"m", mlen, n, pk, sk) == -1 and tag.raw == bytes(16)
 
 
 # ---- failure: forged input, output zeroed -------------------------------------------

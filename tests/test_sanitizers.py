@@ -68,6 +68,38 @@ def case_lines():
         lines.append(f"secretbox_open {h(r.randbytes(clen))} {h(n)} {h(k)} -")
         lines.append(f"box_open {h(r.randbytes(clen))} {h(n)} {h(sodium.crypto_scalarmult_base(sk))} {h(sk)} -")
     lines.append(f"box {h(b'hello')} {h(n)} {h(bytes(32))} {h(sk)} -")
+    lines += misuse_lines(r)
+    return lines
+
+
+# Output at distance D from the input (c == m, the easy layout's in place, and partial
+# overlaps both ways), against PyNaCl's bytes.
+OVERLAPS = [0, 16, -16, 1, -1, 7, -7, 17, 40, -40]
+
+
+def misuse_lines(r):
+    """Overlapping buffers, stream misuse (zeroed, random, finished, corrupted states),
+    the receiving stream in and out of order, and the maximum lengths."""
+    lines = []
+    for mlen in (0, 1, 15, 16, 17, 33, 64, 65, 200):
+        ska, skb = r.randbytes(32), r.randbytes(32)
+        pka, pkb = sodium.crypto_scalarmult_base(ska), sodium.crypto_scalarmult_base(skb)
+        n, m, k = r.randbytes(24), r.randbytes(mlen), r.randbytes(32)
+        sc = sodium.crypto_secretbox(m, n, k)
+        bc = sodium.crypto_box(m, n, pkb, ska)
+        for d in OVERLAPS:
+            lines.append(f"secretbox_at {h(m)} {h(n)} {h(k)} {h(sc)} {d}")
+            lines.append(f"secretbox_open_at {h(sc)} {h(n)} {h(k)} {h(m)} {d}")
+            forged = bytes([sc[0] ^ 4]) + sc[1:]
+            lines.append(f"secretbox_open_at {h(forged)} {h(n)} {h(k)} - {d}")
+        for d in OVERLAPS[:4]:
+            lines.append(f"box_at {h(m)} {h(n)} {h(pkb)} {h(ska)} {h(bc)} {d}")
+            lines.append(f"box_open_at {h(bc)} {h(n)} {h(pka)} {h(skb)} {h(m)} {d}")
+        lines.append(f"stream_misuse {h(k)} {h(n)} {h(m)}")
+        lines.append(f"unstream {h(k)} {h(n)} {h(m)} {h(sc)}")
+    sk = r.randbytes(32)
+    lines.append(f"maxlen {h(r.randbytes(32))} {h(r.randbytes(24))} "
+                 f"{h(sodium.crypto_scalarmult_base(r.randbytes(32)))} {h(sk)}")
     return lines
 
 

@@ -11,12 +11,14 @@ checkout's build/host/libmotebox.so (`default_lib_path`). Standard library only:
 simulators, demo and bench tools are the separate `motebox_tools` package
 (`pip install motebox[tools]`).
 """
-from ._native import BoxStream, Library, default_lib_path, lib_candidates
+from ._native import (BoxStream, BoxUnstream, Library, StreamMisuse, default_lib_path,
+                      lib_candidates)
 from .errors import BadBox, BadKey, LibraryNotFound, MoteboxError
 
 __version__ = "0.1.0"
-__all__ = ["BadBox", "BadKey", "BoxStream", "Library", "LibraryNotFound", "MoteboxError",
-           "default_lib_path", "lib", "lib_candidates", "__version__"]
+__all__ = ["BadBox", "BadKey", "BoxStream", "BoxUnstream", "Library", "LibraryNotFound",
+           "MoteboxError", "StreamMisuse", "default_lib_path", "lib", "lib_candidates",
+           "__version__"]
 
 _default = None
 

@@ -74,9 +74,9 @@ _PROTOS = {
     "mb_xsalsa20_xor": (_void, [_u8p, _u8p, _sz, _u8p, _u8p]),
     "mb_poly1305": (_void, [_u8p, _u8p, _sz, _u8p]),
     "mb_poly1305_verify": (_int, [_u8p, _u8p, _sz, _u8p]),
-    "mb_secretbox": (_void, [_u8p, _u8p, _sz, _u8p, _u8p]),
+    "mb_secretbox": (_int, [_u8p, _u8p, _sz, _u8p, _u8p]),
     "mb_secretbox_open": (_int, [_u8p, _u8p, _sz, _u8p, _u8p]),
-    "mb_secretbox_detached": (_void, [_u8p, _u8p, _u8p, _sz, _u8p, _u8p]),
+    "mb_secretbox_detached": (_int, [_u8p, _u8p, _u8p, _sz, _u8p, _u8p]),
     "mb_secretbox_open_detached": (_int, [_u8p, _u8p, _sz, _u8p, _u8p, _u8p]),
     "mb_box_beforenm": (_int, [_u8p, _u8p, _u8p]),
     "mb_box": (_int, [_u8p, _u8p, _sz, _u8p, _u8p, _u8p]),
@@ -85,8 +85,13 @@ _PROTOS = {
     "mb_box_open_detached": (_int, [_u8p, _u8p, _sz, _u8p, _u8p, _u8p, _u8p]),
     "mb_box_stream_size": (_sz, []),
     "mb_box_stream_init": (_void, [ctypes.c_void_p, _u8p, _u8p]),
-    "mb_box_stream_update": (_void, [ctypes.c_void_p, _u8p, _u8p, _sz]),
-    "mb_box_stream_final": (_void, [ctypes.c_void_p, _u8p]),
+    "mb_box_stream_update": (_int, [ctypes.c_void_p, _u8p, _u8p, _sz]),
+    "mb_box_stream_final": (_int, [ctypes.c_void_p, _u8p]),
+    "mb_box_unstream_init": (_void, [ctypes.c_void_p, _u8p, _u8p]),
+    "mb_box_unstream_auth": (_int, [ctypes.c_void_p, _u8p, _sz]),
+    "mb_box_unstream_verify": (_int, [ctypes.c_void_p, _u8p]),
+    "mb_box_unstream_update": (_int, [ctypes.c_void_p, _u8p, _u8p, _sz]),
+    "mb_box_unstream_final": (_int, [ctypes.c_void_p, _u8p]),
     "mb_secretbox_open_twopass": (_int, [_u8p, _sz, _u8p, _u8p, READ_FN, WRITE_FN, ctypes.c_void_p]),
     "mb_p256_base": (_int, [_u8p, _u8p]),
     "mb_p256_ecdh": (_int, [_u8p, _u8p, _u8p, _sz]),
@@ -151,7 +156,7 @@ class Library(P256):
         n, k = _bytes("n", n, 24), _bytes("k", k, 32)
         out = ctypes.create_string_buffer(max(length, 1))
         self.c.mb_xsalsa20(out, length, n, k)
-        return out.raw[:length]
+        return out.raw if length else b""
 
     def xsalsa20_xor(self, m, n, k):
         m, n, k = _bytes("m", m), _bytes("n", n, 24), _bytes("k", k, 32)
@@ -175,7 +180,8 @@ class Library(P256):
         """tag(16) || ciphertext, as libsodium's crypto_secretbox_easy."""
         m, n, k = _bytes("m", m), _bytes("n", n, 24), _bytes("k", k, 32)
         out = ctypes.create_string_buffer(len(m) + 16)
-        self.c.mb_secretbox(out, m, len(m), n, k)
+        if self.c.mb_secretbox(out, m, len(m), n, k) != 0:
+            raise MoteboxError(f"message of {len(m)} bytes is longer than the secretbox maximum")
         return out.raw
 
     def secretbox_open(self, c, n, k):
@@ -193,7 +199,8 @@ class Library(P256):
         m, n, k = _bytes("m", m), _bytes("n", n, 24), _bytes("k", k, 32)
         c = ctypes.create_string_buffer(max(len(m), 1))
         tag = ctypes.create_string_buffer(16)
-        self.c.mb_secretbox_detached(c, tag, m, len(m), n, k)
+        if self.c.mb_secretbox_detached(c, tag, m, len(m), n, k) != 0:
+            raise MoteboxError(f"message of {len(m)} bytes is longer than the secretbox maximum")
         return c.raw[:len(m)], tag.raw
 
     def secretbox_open_detached(self, c, tag, n, k):
@@ -252,6 +259,11 @@ class Library(P256):
         """A BoxStream sealing under key k and nonce n."""
         return BoxStream(self, k, n)
 
+    def unstream(self, k, n):
+        """A BoxUnstream opening tag || ciphertext under key k and nonce n in two passes:
+        auth(c)... verify(tag), then update(c)... -> plaintext, final(tag)."""
+        return BoxUnstream(self, k, n)
+
     def secretbox_open_twopass(self, read, write, clen, tag, n, k):
         """Two-pass open: read(off, length) -> bytes; write(off, data). BadBox if forged."""
         tag, n, k = _bytes("tag", tag, 16), _bytes("n", n, 24), _bytes("k", k, 32)
@@ -283,8 +295,29 @@ class Library(P256):
             raise BadBox("two-pass open: authentication failed")
 
 
+def _as_buffer(name, data):
+    """A read-only pointer to bytes / bytearray / memoryview without copying a large
+    bytearray (ctypes' from_buffer); bytes go through as they are."""
+    if isinstance(data, bytes):
+        return data, len(data)
+    if isinstance(data, (bytearray, memoryview)):
+        mv = memoryview(data).cast("B")
+        if mv.readonly:
+            b = mv.tobytes()
+            return b, len(b)
+        arr = (ctypes.c_char * len(mv)).from_buffer(mv) if len(mv) else b""
+        return arr, len(mv)
+    raise TypeError(f"{name} must be bytes, not {type(data).__name__}")
+
+
+class StreamMisuse(MoteboxError):
+    """A stream or unstream call out of order (after final, before verify, ...). The
+    C state has been wiped: the object cannot be used any more."""
+
+
 class BoxStream:
-    """Streaming seal: update() any chunks, final() the 16-byte tag."""
+    """Streaming seal: update() any chunks, final() the 16-byte tag. Any misuse raises
+    StreamMisuse (a MoteboxError), and the stream is then finished."""
 
     def __init__(self, lib, k, n):
         k, n = _bytes("k", k, 32), _bytes("n", n, 24)
@@ -293,18 +326,88 @@ class BoxStream:
         lib.c.mb_box_stream_init(self._state, k, n)
         self._done = False
 
-    def update(self, m):
+    def _check(self, what):
         if self._done:
-            raise MoteboxError("stream already finalised")
-        m = _bytes("m", m)
-        out = ctypes.create_string_buffer(max(len(m), 1))
-        self._lib.c.mb_box_stream_update(self._state, out, m, len(m))
-        return out.raw[:len(m)]
+            raise StreamMisuse(f"stream already finalised: {what}() after final()")
+
+    def update(self, m):
+        self._check("update")
+        m, length = _as_buffer("m", m)
+        out = ctypes.create_string_buffer(max(length, 1))
+        if self._lib.c.mb_box_stream_update(self._state, out, m, length) != 0:
+            self._done = True
+            raise StreamMisuse("mb_box_stream_update refused the state")
+        return out.raw if length else b""
 
     def final(self):
-        if self._done:
-            raise MoteboxError("stream already finalised")
+        self._check("final")
         tag = ctypes.create_string_buffer(16)
-        self._lib.c.mb_box_stream_final(self._state, tag)
         self._done = True
+        if self._lib.c.mb_box_stream_final(self._state, tag) != 0:
+            raise StreamMisuse("mb_box_stream_final refused the state")
         return tag.raw
+
+
+class BoxUnstream:
+    """Two-pass open of a long box: auth(c) over every ciphertext chunk, verify(tag),
+    then update(c) over the same bytes again -> plaintext chunks, final(tag). verify
+    raises BadBox on a forged box; final raises BadBox if pass 2 saw other bytes (then
+    the plaintext handed out MUST be discarded). Calls out of order raise StreamMisuse;
+    any failure finishes the object."""
+
+    _NEXT = {"auth": ("auth", "verify"), "verify": ("update", "final"),
+             "update": ("update", "final"), "final": ()}
+
+    def __init__(self, lib, k, n):
+        k, n = _bytes("k", k, 32), _bytes("n", n, 24)
+        self._lib = lib
+        self._state = ctypes.create_string_buffer(lib.c.mb_box_stream_size())
+        lib.c.mb_box_unstream_init(self._state, k, n)
+        self._allowed = ("auth", "verify")
+
+    def _enter(self, what):
+        if what not in self._allowed:
+            allowed = self._allowed
+            self._fail()
+            order = "the box is finished" if not allowed else \
+                "expected " + " or ".join(f"{a}()" for a in allowed)
+            raise StreamMisuse(f"unstream.{what}() out of order: {order}")
+        self._allowed = self._NEXT[what]
+
+    def _fail(self):
+        self._allowed = ()
+        self._lib.c.mb_wipe(self._state, len(self._state))
+
+    def auth(self, c):
+        """Pass 1: authenticate the next chunk of ciphertext."""
+        self._enter("auth")
+        c, length = _as_buffer("c", c)
+        if self._lib.c.mb_box_unstream_auth(self._state, c, length) != 0:
+            self._fail()
+            raise StreamMisuse("mb_box_unstream_auth refused the state")
+
+    def verify(self, tag):
+        """End of pass 1; BadBox if tag does not authenticate the ciphertext."""
+        self._enter("verify")
+        tag = _bytes("tag", tag, 16)
+        if self._lib.c.mb_box_unstream_verify(self._state, tag) != 0:
+            self._fail()
+            raise BadBox("authentication failed: nothing was decrypted")
+
+    def update(self, c):
+        """Pass 2: the plaintext of the next chunk (the same bytes as pass 1)."""
+        self._enter("update")
+        c, length = _as_buffer("c", c)
+        out = ctypes.create_string_buffer(max(length, 1))
+        if self._lib.c.mb_box_unstream_update(self._state, out, c, length) != 0:
+            self._fail()
+            raise StreamMisuse("mb_box_unstream_update refused the state")
+        return out.raw if length else b""
+
+    def final(self, tag):
+        """End of pass 2; BadBox if the ciphertext changed between the passes."""
+        self._enter("final")
+        tag = _bytes("tag", tag, 16)
+        if self._lib.c.mb_box_unstream_final(self._state, tag) != 0:
+            self._fail()
+            raise BadBox("the ciphertext changed between the two passes: discard the plaintext")

@@ -10,12 +10,41 @@
  * byte mask that is ANDed into every output byte as it is produced. So an open checks
  * the tag before it produces any plaintext byte, a forged box yields zeros (never
  * unverified plaintext, not even transiently), and the time taken does not depend on
- * whether the check passed. */
+ * whether the check passed.
+ *
+ * Overlap: as libsodium's _easy functions, an output may overlap its input in any way
+ * (c == m included). When they overlap at different addresses the input is first moved
+ * to the output's place, so the work itself always runs in place. */
 #include "util/ct.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
 
 static const uint8_t zero16[16] = { 0 };
+
+/* Moves n bytes from s to d (any overlap), low to high when d is below s, else high to
+ * low. CT: the data is secret; only the public addresses and n steer it. */
+static void move_bytes(uint8_t *d, const uint8_t *s, size_t n)
+{
+    size_t i;
+    if ((uintptr_t)d < (uintptr_t)s) {
+        for (i = 0; i < n; i++) d[i] = s[i];
+    } else {
+        for (i = n; i > 0; i--) d[i - 1] = s[i - 1];
+    }
+}
+
+/* x, or its n bytes moved to out when [out, out+n) and [x, x+n) overlap without being
+ * equal (then out is the input from here on). Differences, not sums, so nothing wraps.
+ * CT: addresses and n public. */
+static const uint8_t *in_place(uint8_t *out, const uint8_t *x, size_t n)
+{
+    uintptr_t o = (uintptr_t)out, i = (uintptr_t)x;
+    if (o != i && (o > i ? o - i : i - o) < n) {
+        move_bytes(out, x, n);
+        return out;
+    }
+    return x;
+}
 
 /* Keystream of the secretbox under (n, k): subkey and input of block 1 into subkey/in,
  * block 0 into block0 (its first 32 bytes are the Poly1305 key).
@@ -47,7 +76,8 @@ static void xor_masked(uint8_t *out, const uint8_t *x, size_t len, uint8_t block
     }
 }
 
-/* Seal; every output byte ANDed with mask (0xff, or 0 to produce all zeros).
+/* Seal; every output byte ANDed with mask (0xff, or 0 to produce all zeros). c may
+ * overlap m; tag is written last, so it may overlap m too (the easy layout with c == m).
  * CT: k, m and mask secret. */
 static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
                         const uint8_t n[24], const uint8_t k[32], uint8_t mask)
@@ -56,6 +86,7 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
     poly1305_state mac;
     int i;
 
+    m = in_place(c, m, mlen);
     secretbox_start(subkey, in, block0, n, k);
     mb_poly1305_init(&mac, block0);
     xor_masked(c, m, mlen, block0, in, subkey, mask);
@@ -67,21 +98,24 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
 }
 
 /* Open; ok_in is 1 (go ahead) or 0 (fail anyway). Returns 1 if ok_in and the tag is
- * right, else 0; m holds the plaintext, or zeros.
+ * right, else 0; m holds the plaintext, or zeros. m may overlap c and tag (the tag is
+ * copied before anything is written).
  * CT: k, the keystream and the outcome are secret here (the outcome becomes public
  * only through the return value); no branch depends on them. */
 static uint32_t open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
                             const uint8_t n[24], const uint8_t k[32], uint32_t ok_in)
 {
-    uint8_t subkey[32], in[16], block0[64], t[16];
+    uint8_t subkey[32], in[16], block0[64], t[16], want[16];
     poly1305_state mac;
     uint32_t ok;
 
+    mb_copy(want, tag, 16);
+    c = in_place(m, c, clen);
     secretbox_start(subkey, in, block0, n, k);
     mb_poly1305_init(&mac, block0);
     mb_poly1305_update(&mac, c, clen);
     mb_poly1305_final(&mac, t);
-    ok = ok_in & (uint32_t)(mb_verify16(t, tag) + 1);   /* verify16: 0 or -1 */
+    ok = ok_in & (uint32_t)(mb_verify16(t, want) + 1);   /* verify16: 0 or -1 */
     xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(ok));
     mb_wipe(subkey, sizeof subkey);
     mb_wipe(block0, sizeof block0);
@@ -89,18 +123,23 @@ static uint32_t open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uin
     return ok;
 }
 
-/* CT: k and m secret; see seal_masked. */
-void mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
-                           const uint8_t n[24], const uint8_t k[32])
+/* CT: k and m secret; see seal_masked. mlen is public. */
+int mb_secretbox_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
+                          const uint8_t n[24], const uint8_t k[32])
 {
+    if (mlen > MB_SECRETBOX_MESSAGEBYTES_MAX) {
+        mb_wipe(tag, 16);
+        return -1;
+    }
     seal_masked(c, tag, m, mlen, n, k, 0xff);
+    return 0;
 }
 
 /* CT: as mb_secretbox_detached. */
-void mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
-                  const uint8_t k[32])
+int mb_secretbox(uint8_t *c, const uint8_t *m, size_t mlen, const uint8_t n[24],
+                 const uint8_t k[32])
 {
-    seal_masked(c + 16, c, m, mlen, n, k, 0xff);
+    return mb_secretbox_detached(c + 16, c, m, mlen, n, k);
 }
 
 /* CT: k secret; see open_masked. */
@@ -145,7 +184,12 @@ int mb_box_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
                     const uint8_t n[24], const uint8_t pk[32], const uint8_t sk[32])
 {
     uint8_t k[32];
-    uint32_t ok = beforenm(k, pk, sk);
+    uint32_t ok;
+    if (mlen > MB_BOX_MESSAGEBYTES_MAX) {
+        mb_wipe(tag, 16);
+        return -1;
+    }
+    ok = beforenm(k, pk, sk);
     seal_masked(c, tag, m, mlen, n, k, (uint8_t)ct_mask32(ok));
     mb_wipe(k, sizeof k);
     return (int)ok - 1;

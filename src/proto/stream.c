@@ -1,19 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* Streaming secretbox ([HSSW15]'s INIT / UPDATE / FINALIZE, any chunk sizes) and the
- * two-pass open of long boxes kept in external memory. */
+/* Streaming secretbox ([HSSW15]'s INIT / UPDATE / FINALIZE, any chunk sizes), its
+ * receiving side (authenticate all, then decrypt: the "unstream"), and the two-pass open
+ * of long boxes kept in external memory. Every state carries a phase word, so a call on
+ * a zeroed, finished, garbage or wrong-phase state fails closed: -1, zeros out, and the
+ * state wiped. */
 #include "util/ct.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
 
 /* The private layout behind mb_box_stream. ks holds the current keystream block, of
- * which ks[pos..64) is still unused; in holds the counter of the next block. */
+ * which ks[pos..64) is still unused; in holds the counter of the next block. check says
+ * which functions may use the state (one of the STATE_* words below); any other value,
+ * such as the zeros that init's caller may have left or that final writes, makes every
+ * call fail closed. */
 struct stream_state {
     poly1305_state mac;   /* 76 bytes */
     uint8_t subkey[32];   /* HSalsa20(k, n[0..16)) */
     uint8_t in[16];       /* n[16..24) || next block counter */
     uint8_t ks[64];
-    uint32_t pos;         /* public: a function of the lengths seen so far */
+    uint32_t pos;         /* public: a function of the lengths seen so far, <= 64 */
+    uint32_t check;       /* public: the phase, STATE_* */
+    uint8_t tag[16];      /* receiving: the tag verified after pass 1 (public) */
 };
+
+/* Phase words. Arbitrary 32-bit values far from 0 and from each other: an all-zero,
+ * wiped or random state holds one with probability ~2^-30. */
+#define STATE_SEAL   0x6d62a5c3u   /* mb_box_stream_init done: update / final */
+#define STATE_AUTH   0x3c5a9e17u   /* mb_box_unstream_init done: auth / verify */
+#define STATE_OPEN   0xd1e84b69u   /* tag verified: unstream update / final */
 
 /* Compile-time check that the private state fits the public opaque type. (Alignment:
  * both hold uint32_t members, nothing wider.) */
@@ -29,19 +43,46 @@ size_t mb_box_stream_size(void)
     return sizeof(mb_box_stream);
 }
 
-/* INIT (and [HSSW15]'s FIRST, folded in): block 0 gives the Poly1305 key from its first
- * 32 bytes; its last 32 bytes are the first keystream bytes of the message.
- * CT: k secret; the Poly1305 key is wiped from ks once absorbed. */
-void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24])
+/* 1 if the state is in phase `want` and its public indices are in range (a garbage
+ * state holding the right phase word must still not index out of bounds), else 0
+ * after wiping the state: one misuse ends the stream. CT: branches on public fields. */
+static int state_ok(mb_box_stream *s, uint32_t want)
 {
-    struct stream_state *st = state_of(s);
+    const struct stream_state *st = state_of(s);
+    if (s == 0) return 0;
+    if (st->check == want && st->pos <= 64 && st->mac.used < 16) return 1;
     mb_wipe(s, sizeof *s);
-    mb_xsalsa20_setup(st->subkey, st->in, n, k);
+    return 0;
+}
+
+/* Keystream block 0 under the current subkey and in: its first 32 bytes key Poly1305
+ * (wiped once absorbed); its last 32 are the first message keystream bytes.
+ * Pre: in holds counter 0. CT: subkey and keystream secret. */
+static void start_block0(struct stream_state *st)
+{
     mb_salsa20_block(st->ks, st->in, st->subkey);
     mb_salsa20_next(st->in);
     mb_poly1305_init(&st->mac, st->ks);
     mb_wipe(st->ks, 32);
     st->pos = 32;
+}
+
+/* CT: k secret; the subkey and keystream stay in the state (the caller wipes it by
+ * finishing the stream). */
+static void stream_start(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24],
+                         uint32_t phase)
+{
+    struct stream_state *st = state_of(s);
+    mb_wipe(s, sizeof *s);
+    mb_xsalsa20_setup(st->subkey, st->in, n, k);
+    start_block0(st);
+    st->check = phase;
+}
+
+/* INIT (and [HSSW15]'s FIRST, folded in). CT: k secret. */
+void mb_box_stream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24])
+{
+    stream_start(s, k, n, STATE_SEAL);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -69,12 +110,13 @@ static void xor_used_keystream(uint8_t *c, const uint8_t *m, uint8_t *ks, size_t
     }
 }
 
-/* UPDATE. The bytes are encrypted first, then the ciphertext just written is fed to
- * Poly1305, so c == m works and the tag covers exactly what was output.
- * CT: m, the keystream and the state secret; branches depend on len and pos only. */
-void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t len)
+/* out = in ^ keystream over len bytes, with Poly1305 over the ciphertext: after the
+ * XOR when sealing (the ciphertext is out), before it when opening (it is in), chunk by
+ * chunk, so out == in works either way. Pre: state_ok. CT: in, out, the keystream and
+ * the state secret; branches depend on len and pos only. */
+static void stream_xor(struct stream_state *st, uint8_t *out, const uint8_t *in,
+                       size_t len, int sealing)
 {
-    struct stream_state *st = state_of(s);
     size_t n;
     while (len > 0) {
         if (st->pos == 64) {
@@ -84,21 +126,102 @@ void mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t
         }
         n = 64 - (size_t)st->pos;
         if (n > len) n = len;
-        xor_used_keystream(c, m, st->ks + st->pos, n);
-        mb_poly1305_update(&st->mac, c, n);
+        if (!sealing) mb_poly1305_update(&st->mac, in, n);
+        xor_used_keystream(out, in, st->ks + st->pos, n);
+        if (sealing) mb_poly1305_update(&st->mac, out, n);
         st->pos += (uint32_t)n;
-        c += n;
-        m += n;
+        out += n;
+        in += n;
         len -= n;
     }
 }
 
-/* FINALIZE. CT: the state secret; all of it is wiped. */
-void mb_box_stream_final(mb_box_stream *s, uint8_t tag[16])
+/* UPDATE. CT: m and the state secret; the phase check is on public fields. */
+int mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t len)
+{
+    if (!state_ok(s, STATE_SEAL)) {
+        mb_wipe(c, len);
+        return -1;
+    }
+    stream_xor(state_of(s), c, m, len, 1);
+    return 0;
+}
+
+/* FINALIZE. CT: the state secret; all of it is wiped (which also ends the stream). */
+int mb_box_stream_final(mb_box_stream *s, uint8_t tag[16])
+{
+    if (!state_ok(s, STATE_SEAL)) {
+        mb_wipe(tag, 16);
+        return -1;
+    }
+    mb_poly1305_final(&state_of(s)->mac, tag);
+    mb_wipe(s, sizeof *s);
+    return 0;
+}
+
+/* ---- receiving stream: authenticate everything, then decrypt ------------------------ */
+
+/* CT: k secret. */
+void mb_box_unstream_init(mb_box_stream *s, const uint8_t k[32], const uint8_t n[24])
+{
+    stream_start(s, k, n, STATE_AUTH);
+}
+
+/* Pass 1: MAC only. CT: the state secret; c and len public. */
+int mb_box_unstream_auth(mb_box_stream *s, const uint8_t *c, size_t len)
+{
+    if (!state_ok(s, STATE_AUTH)) return -1;
+    mb_poly1305_update(&state_of(s)->mac, c, len);
+    return 0;
+}
+
+/* End of pass 1. On success the keystream restarts at block 0 for pass 2 (the subkey
+ * is kept, so k is not needed again) and the tag is kept for the final comparison.
+ * CT: the computed tag is secret until compared (mb_verify16); the outcome is public. */
+int mb_box_unstream_verify(mb_box_stream *s, const uint8_t tag[16])
 {
     struct stream_state *st = state_of(s);
-    mb_poly1305_final(&st->mac, tag);
+    uint8_t t[16];
+    int i, r;
+    if (!state_ok(s, STATE_AUTH)) return -1;
+    mb_poly1305_final(&st->mac, t);
+    r = mb_verify16(t, tag);
+    mb_wipe(t, sizeof t);
+    if (r != 0) {
+        mb_wipe(s, sizeof *s);
+        return -1;
+    }
+    for (i = 0; i < 16; i++) st->tag[i] = tag[i];
+    for (i = 8; i < 16; i++) st->in[i] = 0;   /* block counter back to 0 */
+    start_block0(st);
+    st->check = STATE_OPEN;
+    return 0;
+}
+
+/* Pass 2. CT: the plaintext, keystream and state secret; branches on len and pos. */
+int mb_box_unstream_update(mb_box_stream *s, uint8_t *m, const uint8_t *c, size_t len)
+{
+    if (!state_ok(s, STATE_OPEN)) {
+        mb_wipe(m, len);
+        return -1;
+    }
+    stream_xor(state_of(s), m, c, len, 0);
+    return 0;
+}
+
+/* End of pass 2: the MAC of the bytes decrypted must equal the tag verified after pass
+ * 1 and the tag given here. CT: as verify; the state is wiped. */
+int mb_box_unstream_final(mb_box_stream *s, const uint8_t tag[16])
+{
+    struct stream_state *st = state_of(s);
+    uint8_t t[16];
+    int r;
+    if (!state_ok(s, STATE_OPEN)) return -1;
+    mb_poly1305_final(&st->mac, t);
+    r = mb_verify16(t, st->tag) | mb_verify16(t, tag);
+    mb_wipe(t, sizeof t);
     mb_wipe(s, sizeof *s);
+    return r;   /* 0 or -1: both comparisons must pass */
 }
 
 /* Chunk size of the two-pass open: one keystream block, so pass 2 decrypts each chunk
