@@ -84,3 +84,24 @@ $(foreach r,$(RADIXES),$(eval $(call cc_check,gcc-r$(r),gcc -O2,$(r))))
 $(foreach r,$(RADIXES),$(eval $(call cc_check,clang-r$(r),clang -O2,$(r))))
 $(eval $(call cc_check,m4-r32,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding,32))
 $(eval $(call cc_check,msp430-r16,clang --target=msp430 -O2 -ffreestanding,16))
+
+# --- MB_NO_FIXED_BASE (issue #12): the library without the fixed-base tables (key
+# generation through the ladders). build/host/nofb/libmotebox.so (radix 64) for
+# tests/test_p256_base.py, and every compiler's compile check of that configuration.
+NOFB := $(BUILD)/host/nofb
+$(eval $(call lib_rules,$(NOFB)/obj,$(CHK_CC) -O2 -fPIC -DMB_NO_FIXED_BASE,64))
+$(NOFB)/libmotebox.so: $(call lib_obj,$(NOFB)/obj,64)
+	$(CHK_CC) -shared -o $@ $^
+hostcheck: $(NOFB)/libmotebox.so
+$(eval $(call cc_check,gcc-r32-nofb,gcc -O2 -DMB_NO_FIXED_BASE,32))
+$(eval $(call cc_check,gcc-r64-nofb,gcc -O2 -DMB_NO_FIXED_BASE,64))
+# The X25519 comb's 16-bit table shape (4 teeth, 4 blocks: the MSP430 default,
+# src/curve/x25519_base.h) on the host's radix-16 backend, for tests/test_x25519_base.py.
+XB4 := $(BUILD)/host/x25519-b4
+$(eval $(call lib_rules,$(XB4)/obj,$(CHK_CC) -O2 -fPIC -DMB_X25519_BASE_TEETH=4 -DMB_X25519_BASE_BLOCKS=4,16))
+$(XB4)/libmotebox.so: $(call lib_obj,$(XB4)/obj,16)
+	$(CHK_CC) -shared -o $@ $^
+hostcheck: $(XB4)/libmotebox.so
+$(eval $(call cc_check,clang-r16-nofb,clang -O2 -DMB_NO_FIXED_BASE,16))
+$(eval $(call cc_check,m4-r32-nofb,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding -DMB_NO_FIXED_BASE,32))
+$(eval $(call cc_check,msp430-r16-nofb,clang --target=msp430 -O2 -ffreestanding -DMB_NO_FIXED_BASE,16))

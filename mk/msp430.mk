@@ -6,8 +6,8 @@
 #   build/msp430/rt/<mpy>/libfr5969.a      board runtime: crt0, hal, __mspabi_* helpers
 #   build/msp430/<mpy>/<fw>.elf            firmware at -O2, mpy = mpy32 | mpy16:
 #       suite.elf (tests/target, small profile, without P-256), suite-p256.elf (its
-#       P-256 suites), ct.elf (constant-time traces),
-#       bench.elf (bench/target), rt_check.elf (runtime check)
+#       P-256 suites), ct.elf and ct-p256.elf (constant-time traces),
+#       bench.elf and bench-p256.elf (bench/target), rt_check.elf (runtime check)
 #   build/msp430/<mpy>-Os/<fw>.elf          the same at -Os (sizes)
 # With the chip's assembly (MSP430_ARCH names arch/<chip>/, mk/arch.mk), whose objects may
 # differ per multiplier (ARCH_SOURCES_mpy32, ARCH_SOURCES_mpy16), one library per
@@ -87,7 +87,16 @@ $(MSP430_DIR)/$(1)/obj/%.o: %.c $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) $$(MSP430_XFLAGS) -c $$< -o $$@
 # 2 KB of RAM: the bench's box messages are 64 bytes here (bench.c's default is 1 KB).
-$(MSP430_DIR)/$(1)/obj/bench/target/bench.o: MSP430_XFLAGS := -DBENCH_BOX_BYTES=64
+# 48 KB of FRAM: the bench and trace firmware come in two images each, one without
+# P-256 and one with only P-256 (both curves' code and fixed-base tables do not fit).
+$(MSP430_DIR)/$(1)/obj/bench/target/bench.o: MSP430_XFLAGS := -DBENCH_BOX_BYTES=64 -UMB_HAVE_P256 -DMB_HAVE_P256=0
+$(MSP430_DIR)/$(1)/obj/tests/target/ct.o: MSP430_XFLAGS := -UMB_HAVE_P256 -DMB_HAVE_P256=0
+$(MSP430_DIR)/$(1)/obj/bench_p256.o: bench/target/bench.c $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
+	@mkdir -p $$(@D)
+	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -DBENCH_P256_ONLY=1 -c $$< -o $$@
+$(MSP430_DIR)/$(1)/obj/ct_p256.o: tests/target/ct.c $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
+	@mkdir -p $$(@D)
+	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -DCT_P256_ONLY=1 -c $$< -o $$@
 $(MSP430_DIR)/$(1)/obj/suite.o: tests/target/suite.c $(MSP430_GEN)/small/suite_vectors.h $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -UMB_HAVE_P256 -DMB_HAVE_P256=0 -I$(MSP430_GEN)/small -c $$< -o $$@
@@ -105,8 +114,10 @@ MSP430_FW_OBJ_suite    = obj/suite.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_suite-p256 = obj/suite_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct       = obj/tests/target/ct.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_bench    = obj/bench/target/bench.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_ct-p256  = obj/ct_p256.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_bench-p256 = obj/bench_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_rt_check = obj/rt_check.o
-MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256) \
+MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256 ct-p256 bench-p256) \
               $(if $(wildcard tests/target/ct.c),ct) \
               $(if $(wildcard bench/target/bench.c),bench)
 # Linker script per firmware: fr5969.ld (data in SRAM), except the constant-time trace
@@ -115,6 +126,8 @@ MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256) \
 # the cycle counts do not change), the whole SRAM is stack.
 MSP430_LDS_ct    := $(MSP430_PLAT)/fr5969_framdata.ld
 MSP430_LDS_bench := $(MSP430_PLAT)/fr5969_framdata.ld
+MSP430_LDS_ct-p256    := $(MSP430_PLAT)/fr5969_framdata.ld
+MSP430_LDS_bench-p256 := $(MSP430_PLAT)/fr5969_framdata.ld
 msp430_lds = $(or $(MSP430_LDS_$(1)),$(MSP430_PLAT)/fr5969.ld)
 # $(1) = output dir name, $(2) = mpy32 | mpy16, $(3) = library build (dir name), $(4) = firmware name
 define msp430_fw

@@ -57,6 +57,24 @@ RFC7748_ITERATED = {
 }
 
 
+def x25519_base_edges():
+    """Secret keys at the edges of RFC 7748 clamping and of the fixed-base comb's recoding
+    (src/curve/x25519_base.c): all zero / all one bits, only the bits clamping touches,
+    the smallest and largest clamped scalars with either parity of k/8, long runs of zero
+    and one bits, alternating bits."""
+    edges = [bytes(32), b"\xff" * 32, b"\x01" + bytes(31), bytes(31) + b"\x80",
+             bytes(31) + b"\x40", b"\x07" + bytes(30) + b"\xc0",
+             b"\x08" + bytes(31), b"\x10" + bytes(31),           # k/8 odd, even (small)
+             b"\xf8" + b"\xff" * 30 + b"\x7f", b"\xf0" + b"\xff" * 30 + b"\x7f",
+             bytes(16) + b"\xff" * 16, b"\xff" * 16 + bytes(16),
+             b"\x55" * 32, b"\xaa" * 32, b"\x0f" * 32, b"\xf0" * 32,
+             bytes(8) + b"\xff" * 8 + bytes(8) + b"\xff" * 8]
+    # The top bits of each comb tooth's span (bit positions 3 + 7 j: spacing 7).
+    edges += [(sum(1 << b for b in range(3 + j, 255, 7))).to_bytes(32, "little")
+              for j in range(7)]
+    return edges
+
+
 P1305 = (1 << 130) - 5
 
 

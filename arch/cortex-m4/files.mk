@@ -20,3 +20,18 @@ ARCH_SOURCES  += arch/cortex-m4/p256_ladder.S
 # it the ladder-steps interface, x25519_ladder_steps.c above) and fe25519_invert.c.
 ARCH_REPLACES += src/curve/x25519_scalarmult.c src/field/fe25519_invert.c
 ARCH_SOURCES  += arch/cortex-m4/x25519_scalarmult.S
+# P-256 variable-base scalar multiplication (ECDH): fixed signed windows of 4 bits in
+# Jacobian coordinates (about 12 multiplications per bit against the co-Z ladder's 14),
+# the point operations in assembly; replaces src/curve/p256_coz.c (the ladder, which
+# stays the portable and MSP430 method; p256_ladder.S above keeps its tests).
+ARCH_REPLACES += src/curve/p256_coz.c
+ARCH_SOURCES  += arch/cortex-m4/p256_window.c arch/cortex-m4/p256_jac.S
+# X25519 fixed-base comb: the masked table lookup for 8 entries per block (the default
+# table shape, MB_X25519_BASE_TEETH = 4; SEL on GE flags) and the mixed addition over
+# the register kernels.
+ARCH_REPLACES += src/curve/x25519_base_ops.c
+ARCH_SOURCES  += arch/cortex-m4/x25519_base_ops.S
+# P-256 fixed-base comb (key generation): its masked table scan (SEL) and mixed addition
+# over the register kernels; the comb stays C (src/curve/p256_base.c).
+ARCH_REPLACES += src/curve/p256_base_ops.c
+ARCH_SOURCES  += arch/cortex-m4/p256_base_ops.S

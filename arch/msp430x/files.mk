@@ -36,3 +36,8 @@ ARCH_REPLACES      += src/field/fep256_arith_r16.c src/curve/p256_ladder.c \
 ARCH_SOURCES       += arch/msp430x/fep256_addsub.S arch/msp430x/p256_ladder.S
 ARCH_SOURCES_mpy32 += arch/msp430x/fep256_mul_mpy32.S
 ARCH_SOURCES_mpy16 += arch/msp430x/fep256_mul_mpy16.S
+
+# ---- X25519 fixed-base comb: the masked table lookup (8 entries per block, the default
+# table shape), no multiplier; the rest of the comb stays C (src/curve/x25519_base*.c).
+ARCH_REPLACES      += src/curve/x25519_base_lookup.c
+ARCH_SOURCES       += arch/msp430x/x25519_base_lookup.S

@@ -18,6 +18,16 @@
 #ifndef MB_HAVE_P256
 #define MB_HAVE_P256 0
 #endif
+/* BENCH_P256_ONLY=1 measures the P-256 operations alone: a board whose flash cannot
+ * hold both curves with their fixed-base tables (the MSP430FR5969's 48 KB below the
+ * vectors) runs one image built with MB_HAVE_P256=0 and one with this. */
+#ifndef BENCH_P256_ONLY
+#define BENCH_P256_ONLY 0
+#endif
+#if BENCH_P256_ONLY && !MB_HAVE_P256
+#error "BENCH_P256_ONLY needs MB_HAVE_P256"
+#endif
+#define BENCH_REST (!BENCH_P256_ONLY)
 #ifndef BENCH_RUNS
 #define BENCH_RUNS 15u      /* cheap operations */
 #endif
@@ -28,9 +38,14 @@
 #define BENCH_BOX_BYTES 1024u  /* box / secretbox message length; >= 64 (a smaller board may lower it) */
 #endif
 
+static uint8_t out[65];
+#if BENCH_REST
 static fe25519 fe_f, fe_g, fe_h;
-static uint8_t sk[32], pk[32], rnd[32], out[65], nonce[24], key[32];
+static uint8_t sk[32], pk[32], rnd[32], nonce[24], key[32];
+#endif
+#if MB_HAVE_P256
 static uint8_t p256_pk[65], p256_sk[32];
+#endif
 /* The buffers the stream and box operations run over are word-aligned on purpose: the
  * stream's xor takes its word path only then, and otherwise the link's .bss layout
  * decides (a rename of library symbols once moved msg to 2 mod 4 on MSP430: +464
@@ -40,14 +55,17 @@ static uint8_t p256_pk[65], p256_sk[32];
 #else
 #define BENCH_ALIGNED
 #endif
+#if BENCH_REST
 static uint8_t msg[BENCH_BOX_BYTES + 16] BENCH_ALIGNED, box[BENCH_BOX_BYTES + 16] BENCH_ALIGNED;
 static mb_box_stream stream BENCH_ALIGNED;
 static poly1305_state poly;
+#endif
 static volatile int sink;
 
 /* One wrapper per operation: gcc turns most into a tail call, so the measured call is
  * the library call with its arguments loaded. */
 static void op_empty(void) {}
+#if BENCH_REST
 static void op_fe_add(void) { mb_fe25519_add(&fe_h, &fe_f, &fe_g); }
 static void op_fe_sub(void) { mb_fe25519_sub(&fe_h, &fe_f, &fe_g); }
 static void op_fe_mul(void) { mb_fe25519_mul(&fe_h, &fe_f, &fe_g); }
@@ -57,15 +75,18 @@ static void op_fe_invert(void) { mb_fe25519_invert(&fe_h, &fe_f); }
 static void op_x25519(void) { sink = mb_x25519(out, sk, pk); }
 static void op_x25519_randomized(void) { sink = mb_x25519_randomized(out, sk, pk, rnd); }
 static void op_x25519_base(void) { sink = mb_x25519_base(out, sk); }
+#endif
 #if MB_HAVE_P256
 static void op_p256_base(void) { sink = mb_p256_base(out, p256_sk); }
 static void op_p256_ecdh(void) { sink = mb_p256_ecdh(out, p256_sk, p256_pk, 65); }
 #endif
+#if BENCH_REST
 static void op_salsa20_block(void) { mb_salsa20_block(msg, nonce, key); }
 static void op_poly1305_16(void) { mb_poly1305_update(&poly, msg, 16); }
-static void op_box_stream_64(void) { mb_box_stream_update(&stream, msg, msg, 64); }
-static void op_secretbox(void) { mb_secretbox(box, msg, BENCH_BOX_BYTES, nonce, key); }
+static void op_box_stream_64(void) { sink = mb_box_stream_update(&stream, msg, msg, 64); }
+static void op_secretbox(void) { sink = mb_secretbox(box, msg, BENCH_BOX_BYTES, nonce, key); }
 static void op_box(void) { sink = mb_box(box, msg, BENCH_BOX_BYTES, nonce, pk, sk); }
+#endif
 
 struct bench_op {
     const char *name;
@@ -75,6 +96,7 @@ struct bench_op {
 };
 
 static const struct bench_op ops[] = {
+#if BENCH_REST
     {"fe_add", op_fe_add, 0, 0},
     {"fe_sub", op_fe_sub, 0, 0},
     {"fe_mul", op_fe_mul, 0, 0},
@@ -84,15 +106,18 @@ static const struct bench_op ops[] = {
     {"x25519", op_x25519, 1, 0},
     {"x25519_randomized", op_x25519_randomized, 1, 0},
     {"x25519_base", op_x25519_base, 1, 0},
+#endif
 #if MB_HAVE_P256
     {"p256_base", op_p256_base, 1, 0},
     {"p256_ecdh", op_p256_ecdh, 1, 0},
 #endif
+#if BENCH_REST
     {"salsa20_block", op_salsa20_block, 0, 0},
     {"poly1305_16", op_poly1305_16, 0, 0},
     {"box_stream_64", op_box_stream_64, 0, 0},
     {"secretbox", op_secretbox, 1, BENCH_BOX_BYTES},
     {"box", op_box, 1, BENCH_BOX_BYTES},
+#endif
 };
 
 /* Deterministic filler (xorshift32): inputs need not be random, only not special. */
@@ -111,6 +136,7 @@ static void fill(uint8_t *p, size_t n)
 static void setup(void)
 {
     uint8_t b[32];
+#if BENCH_REST
     fill(b, 32);
     mb_fe25519_frombytes(&fe_f, b);
     fill(b, 32);
@@ -122,6 +148,9 @@ static void setup(void)
     fill(msg, sizeof msg);
     fill(b, 32);
     sink = mb_x25519_base(pk, b);
+    mb_box_stream_init(&stream, key, nonce);
+    mb_poly1305_init(&poly, key);
+#endif
 #if MB_HAVE_P256
     fill(p256_sk, 32);
     p256_sk[0] &= 0x7F;  /* below the group order */
@@ -129,8 +158,6 @@ static void setup(void)
     b[0] &= 0x7F;
     sink = mb_p256_base(p256_pk, b);
 #endif
-    mb_box_stream_init(&stream, key, nonce);
-    mb_poly1305_init(&poly, key);
 }
 
 static uint32_t measure(void (*fn)(void))

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "field/fep256.h"
+#include "curve/p256_base_table.h"
 
 typedef struct { fep256 x, y; } p256_point;
 
@@ -34,6 +35,28 @@ void mb_p256_encode_compressed(uint8_t out[33], const p256_point *P);
  * CT: k, rnd and R are secret; P is public (only whether x(P) = 0 selects a path). */
 void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                         const uint8_t *rnd);
+
+/* ---- p256_base.c: fixed-base scalar multiplication (absent with MB_NO_FIXED_BASE) ---- */
+
+/* R = k * G, k read big-endian. Pre: 1 <= k < n (mb_p256_scalar_ok). Signed comb over
+ * the generated table p256_base_table.c: the same operation sequence for every k.
+ * CT: k and R are secret. */
+void mb_p256_base_mul(p256_point *R, const uint8_t k[32]);
+
+/* ---- p256_base_ops.c: its scan and mixed addition (arch/<chip>/ may replace the
+ * file) ---- */
+
+/* E = (x, y) of table[idx] (8 entries of little-endian words: x then y, Montgomery
+ * form; p256_base_table.h), y negated (p - y) if neg = 1. Reads every word of every
+ * entry. idx in [0, 8), neg in {0, 1}. CT: idx, neg and E secret; the table public. */
+void mb_p256_base_select(fep256 E[2], const mb_p256_base_word table[8][MB_P256_BASE_WORDS],
+                         uint32_t idx, uint32_t neg);
+
+/* Q = Q + P: Q Jacobian (X, Y, Z), P affine (x, y), 8M + 3S. Leaves H = x Z^2 - X in
+ * t[1] and r = y Z^3 - Y in t[2] (both 0 iff Q = P, when Q becomes (0, 0, 0) instead
+ * of 2P: the caller checks). Pre: Q not at infinity, Q != -P. t: scratch, left holding
+ * secrets (the caller wipes it). CT: Q, P, t secret. */
+void mb_p256_base_madd(fep256 Q[3], const fep256 P[2], fep256 t[6]);
 
 /* ---- p256_ladder.c: the ladder's two steps (arch/<chip>/ may replace the file) ---- */
 

@@ -27,15 +27,23 @@ static void keep_if(uint8_t *out, size_t len, uint32_t ok)
 }
 
 /* CT: sk secret. Its validity is computed with masks and only becomes the return value
- * (0 or -1, public by contract): nothing branches on it inside the library. */
+ * (0 or -1, public by contract): nothing branches on it inside the library.
+ * Fixed-base comb (src/curve/p256_base.c) unless built with MB_NO_FIXED_BASE. */
 int mb_p256_base(uint8_t pk[65], const uint8_t sk[32])
 {
-    p256_point G, R;
+    p256_point R;
     uint8_t k[32];
     uint32_t ok = mb_p256_scalar_ok(sk);
     scalar_or_one(k, sk, ok);
-    mb_p256_base_point(&G);
-    mb_p256_scalarmult(&R, k, &G, NULL);
+#ifndef MB_NO_FIXED_BASE
+    mb_p256_base_mul(&R, k);           /* comb over the table of multiples of G */
+#else
+    {                                  /* no table: the variable-base ladder */
+        p256_point G;
+        mb_p256_base_point(&G);
+        mb_p256_scalarmult(&R, k, &G, NULL);
+    }
+#endif
     mb_p256_encode(pk, &R);
     keep_if(pk, 65, ok);
     mb_wipe(&R, sizeof R);

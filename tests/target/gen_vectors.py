@@ -139,7 +139,10 @@ def x25519_cases(e, prof, rng):
         out = sodium.crypto_scalarmult(sk, pk)
         rows.append(f"{A(sk)}, {A(pk)}, {A(out)}, {A(rng.randbytes(32))}, 0")
     e.table("mbt_x25519_case", "mbt_nacl_x25519", rows)
-    rows = []
+    # Fixed-base key generation (src/curve/x25519_base.c): RFC 7748 clamping edges and
+    # long runs first, then random keys.
+    rows = [f"{A(sk)}, {A(sodium.crypto_scalarmult_base(sk))}"
+            for sk in vectors.x25519_base_edges()]
     for _ in range(prof["x25519_nacl"]):
         sk = rng.randbytes(32)
         rows.append(f"{A(sk)}, {A(sodium.crypto_scalarmult_base(sk))}")
@@ -235,9 +238,34 @@ def p256_cases(e, prof, rng):
             ecdh.append(f"{A(sk)}, {e.blob(ppk)}, {A(shared)}, {A(rng.randbytes(32))}, 0")
         enc.append(f"{A(pk65)}, "
                    f"{A(me.public_key().public_bytes(Encoding.X962, PublicFormat.CompressedPoint))}")
+    # ECDH edge scalars against one peer: tiny scalars and scalars near n (where a
+    # windowed method's additions can meet their exceptional cases), long runs of zero
+    # and one bits. Every scalar < 2^8 in the full profile.
+    peer = ec.derive_private_key(rng.randrange(1, P256_N), ec.SECP256R1())
+    ppk = peer.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    edges = [1, 2, 3, 4, 6, P256_N - 1, P256_N - 2, P256_N - 3, 2**255, 2**255 - 1]
+    if prof["wycheproof_all"]:
+        edges = sorted(set(edges) | set(range(1, 256)) | {P256_N - j for j in range(1, 33)}
+                       | {2**224 - 1, 2**256 - 2**224 - 1, 2**128, 2**192 + 1})
+    for d in edges:
+        shared = ec.derive_private_key(d, ec.SECP256R1()).exchange(ec.ECDH(), peer.public_key())
+        ecdh.append(f"{A(d.to_bytes(32, 'big'))}, {e.blob(ppk)}, {A(shared)}, "
+                    f"{A(rng.randbytes(32))}, 0")
     # Scalars out of [1, n-1] are rejected (pk zeroed).
     for d in (0, P256_N, P256_N + 1, 2**256 - 1):
         base.append(f"{A(d.to_bytes(32, 'big'))}, {A(bytes(65))}, -1")
+    # Fixed-base key generation edges (src/curve/p256_base.c): 1, 2, n-1, n-2, the comb's
+    # exceptional scalars (0x2222 2^240, 0x20001fffdfffe 2^192 and n minus them: the last
+    # addition is a doubling), long runs of zero / one bits; every scalar < 2^8 in full.
+    bedges = [1, 2, 3, P256_N - 1, P256_N - 2, 0x2222 << 240, P256_N - (0x2222 << 240),
+              0x20001FFFDFFFE << 192, P256_N - (0x20001FFFDFFFE << 192)]
+    if prof["wycheproof_all"]:
+        bedges += [d for d in range(4, 256)] + [2**255, 2**255 - 1, 2**128, 2**224 - 1,
+                                                P256_N - 2**128, (2**128 - 1) << 64]
+    for d in bedges:
+        pk65 = ec.derive_private_key(d, ec.SECP256R1()).public_key().public_bytes(
+            Encoding.X962, PublicFormat.UncompressedPoint)
+        base.append(f"{A(d.to_bytes(32, 'big'))}, {A(pk65)}, 0")
     e.table("mbt_p256_base_case", "mbt_ossl_p256_base", base, guard)
     e.table("mbt_p256_ecdh_case", "mbt_ossl_p256_ecdh", ecdh, guard)
     e.table("mbt_p256_enc_case", "mbt_ossl_p256_encode", enc, guard)

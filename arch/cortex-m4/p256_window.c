@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * P-256 variable-base scalar multiplication for the Cortex-M4 (replaces
+ * src/curve/p256_coz.c, whose co-Z ladder stays the portable and MSP430 method):
+ * fixed windows of 4 bits with signed odd digits in Jacobian coordinates, the point
+ * operations in assembly (p256_jac.S). About 11 field multiplications per bit against
+ * the ladder's 14: 4 doublings (4M + 4S each) and one mixed addition (8M + 3S) per
+ * window, the table P, 3P, ..., 15P made per call (one doubling, 7 Jacobian additions)
+ * and converted to affine with one inversion.
+ *
+ * Recoding. k (1 <= k < n) is made odd first: k' = k if k is odd, else n - k (odd, as
+ * n is; the result is then negated, (n - k) P = -kP), by masks. An odd k' < 2^256 is
+ * k' = sum d_i 16^i, i = 0..63, with every digit odd: d_63 = (k' >> 252) | 1 in [1, 15]
+ * and, for i < 63, d_i = 2 u_i - 15 in [-15, 15], u_i = bits 4i+1..4i+4 of k'
+ * (the regular recoding d = (k mod 32) - 16, k <- (k - d) / 16 keeps k odd, and
+ * (k - d) / 16 = (k >> 4) | 1, so the digits read straight off the bits). Every
+ * window runs the same operations: 4 doublings, a scan of all 8 table entries
+ * (|d| = 2 idx + 1), a masked negation of the entry's y and one addition.
+ *
+ * Exceptional cases (docs/CONSTANT_TIME.md, "P-256 ECDH on the Cortex-M4"). Before
+ * the addition of window i the accumulator is 16 m P, m = sum_{j>i} d_j 16^(j-i-1) >= 1
+ * (every prefix of an odd recoding with a positive top digit is positive and odd).
+ * (|sum_{j<=i} d_j 16^j| < 16^(i+1), so 16 m <= k' / 16^i + 16.)
+ * For i >= 1, 16 <= 16 m < n / 16 + 16, so 16 m +- d_i is
+ * never 0 mod n: the addition never meets T = +-acc, and no doubling meets infinity.
+ * For i = 0, 16 m = k' - d_0 lies in [16, n + 15), and 16 m = d_0 + n (acc = T,
+ * the doubling case) needs k' = n + 2 d_0 with d_0 = (k' mod 32) - 16; n = 17 mod 32
+ * leaves only d_0 = -1: k' = n - 2, i.e. k = n - 2 or k = 2 (acc = -T would need
+ * k' = 0). So the last addition is followed by a constant-time fix-up: the
+ * addition of equal points leaves Z = 0 (H = r = 0), and the doubling of the
+ * accumulator, computed before it every time, is selected by the mask of that zero.
+ * The table (P, 3P, ..., 15P from P + 2P + 2P ...) never meets (2j - 1) P = +-2P.
+ *
+ * Randomized (rnd != NULL): the accumulator's first value d_63 P becomes
+ * (lambda^2 x, lambda^3 y, lambda), lambda from rnd mod p (1 if 0), so every value
+ * that depends on the scalar carries a random Z (the table holds multiples of the
+ * public P only). The result is converted with one inversion of Z; x(P) = 0 needs no
+ * special path here.
+ * CT: k, rnd and R are secret; P is public. Secrets in the frame are wiped.
+ */
+#include "curve/p256.h"
+#include "util/ct.h"
+
+/* p256_jac.S: R = 2^n R; R = R + T (R != +-T, neither infinity), T Jacobian or affine;
+ * out = table[idx] of 8 affine points scanning all of them, its y negated if neg.
+ * Points are X, Y, Z (x, y) in Montgomery form. CT: all but n. */
+void mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);
+void mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
+void mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
+void mb_p256_asel(fep256 out[2], const fep256 table[16], uint32_t idx, uint32_t neg);
+
+/* n, little-endian 32-bit words. */
+static const uint32_t N1[8] = {
+    0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
+    0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu
+};
+
+/* kw = k if k is odd, else n - k (k read big-endian, 1 <= k < n); kw[8] = 0.
+ * Returns 1 iff k was even. CT: k secret; masks only. */
+static uint32_t make_odd(uint32_t kw[9], const uint8_t k[32])
+{
+    uint32_t neg[8], b = 0, even, m;
+    uint64_t d;
+    int i;
+    for (i = 0; i < 8; i++) kw[i] = load32_be(k + 28 - 4 * i);
+    kw[8] = 0;
+    for (i = 0; i < 8; i++) {
+        d = (uint64_t)N1[i] - kw[i] - b;
+        neg[i] = (uint32_t)d;
+        b = (uint32_t)(d >> 63);
+    }
+    even = 1u ^ (kw[0] & 1u);
+    m = ct_mask32(even);
+    for (i = 0; i < 8; i++) kw[i] ^= m & (kw[i] ^ neg[i]);
+    mb_wipe(neg, sizeof neg);
+    return even;
+}
+
+/* u_i = bits 4i+1..4i+4 of kw, i <= 62 (public position; the bits are secret). */
+static uint32_t window(const uint32_t kw[9], int i)
+{
+    int pos = 4 * i + 1, s = pos & 31;
+    uint32_t u = kw[pos >> 5] >> s;
+    if (s > 28) u |= kw[(pos >> 5) + 1] << (32 - s);     /* public */
+    return u & 15u;
+}
+
+/* T = d P for the digit 2u - 15: entry (|d| - 1) / 2 of the table, negated if u < 8.
+ * CT: u secret. */
+static void digit_point(fep256 T[2], const fep256 tab[16], uint32_t u)
+{
+    uint32_t neg = (u >> 3) ^ 1u;
+    mb_p256_asel(T, tab, (u ^ (0u - neg)) & 7u, neg);
+}
+
+/* tab[3j..3j+2] (Jacobian, Z != 0) -> tab[2j..2j+1] (affine), j = 0..7, in place: entry
+ * j's writes land on slots of entries already read. Montgomery's trick: one inversion,
+ * c the prefix products, then the inverses. The multiples of the public P are public. */
+static void normalize(fep256 tab[24], fep256 c[8])
+{
+    fep256 inv, u;
+    int j;
+    mb_fep256_copy(&c[0], &tab[2]);
+    for (j = 1; j < 8; j++) mb_fep256_mul(&c[j], &c[j - 1], &tab[3 * j + 2]);
+    mb_fep256_invert(&inv, &c[7]);
+    for (j = 7; j >= 1; j--) {
+        mb_fep256_mul(&c[j], &inv, &c[j - 1]);          /* 1 / Z_j */
+        mb_fep256_mul(&inv, &inv, &tab[3 * j + 2]);     /* 1 / (Z_0 ... Z_(j-1)) */
+    }
+    mb_fep256_copy(&c[0], &inv);
+    for (j = 0; j < 8; j++) {
+        mb_fep256_sqr(&u, &c[j]);
+        mb_fep256_mul(&tab[2 * j], &tab[3 * j], &u);
+        mb_fep256_mul(&u, &u, &c[j]);
+        mb_fep256_mul(&tab[2 * j + 1], &tab[3 * j + 1], &u);
+    }
+}
+
+void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
+                        const uint8_t *rnd)
+{
+    fep256 tab[24], w[12];
+    fep256 *A = w, *D = w + 3, *t = w + 6, *T = w + 10;  /* normalize's c[8] = w[0..7]:
+                                                          D and t are dead by then */
+    uint32_t kw[9], even, z;
+    int i, j;
+
+    even = make_odd(kw, k);
+
+    /* (2j + 1) P, j = 0..7: Jacobian from P + 2P + 2P ..., then affine */
+    mb_fep256_copy(&tab[0], &P->x);
+    mb_fep256_copy(&tab[1], &P->y);
+    mb_fep256_one(&tab[2]);
+    for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &tab[j]);
+    mb_p256_jdbl(D, t, 1);                                  /* 2P */
+    for (i = 1; i < 8; i++) {
+        for (j = 0; j < 3; j++) mb_fep256_copy(&tab[3 * i + j], &tab[3 * i - 3 + j]);
+        mb_p256_jadd(&tab[3 * i], D, t);
+    }
+    normalize(tab, w);
+
+    mb_p256_asel(A, tab, (kw[7] >> 29) & 7u, 0);           /* d_63 > 0 */
+    mb_fep256_one(&A[2]);
+    if (rnd) {                      /* (lambda^2 x, lambda^3 y, lambda) */
+        fep256 *l = &t[0], *l2 = &t[1], *one = &t[2];
+        (void)mb_fep256_frombytes(l, rnd);
+        mb_fep256_reduce_once(l, l);
+        mb_fep256_one(one);
+        mb_fep256_cmov(l, one, mb_fep256_iszero(l));
+        mb_fep256_copy(&A[2], l);
+        mb_fep256_sqr(l2, l);
+        mb_fep256_mul(&A[0], &A[0], l2);
+        mb_fep256_mul(l2, l2, l);
+        mb_fep256_mul(&A[1], &A[1], l2);
+    }
+    for (i = 62; i >= 1; i--) {
+        mb_p256_jdbl(A, t, 4);
+        digit_point(T, tab, window(kw, i));
+        mb_p256_jmadd(A, T, t);
+    }
+    mb_p256_jdbl(A, t, 4);
+    digit_point(T, tab, window(kw, 0));
+    /* The last addition may be a doubling (see the top): D = 2A first, taken iff the
+     * addition's Z came out 0. */
+    for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &A[j]);
+    mb_p256_jdbl(D, t, 1);
+    mb_p256_jmadd(A, T, t);
+    z = mb_fep256_iszero(&A[2]);
+    for (j = 0; j < 3; j++) mb_fep256_cmov(&A[j], &D[j], z);
+
+    /* Affine: x = X / Z^2, y = Y / Z^3, y negated if k was even. */
+    mb_fep256_invert(&t[0], &A[2]);
+    mb_fep256_sqr(&t[1], &t[0]);
+    mb_fep256_mul(&R->x, &A[0], &t[1]);
+    mb_fep256_mul(&t[1], &t[1], &t[0]);
+    mb_fep256_mul(&R->y, &A[1], &t[1]);
+    mb_fep256_neg(&t[2], &R->y);
+    mb_fep256_cmov(&R->y, &t[2], even);
+
+    mb_wipe(tab, sizeof tab);
+    mb_wipe(w, sizeof w);
+    mb_wipe(kw, sizeof kw);
+    mb_wipe(&even, sizeof even);
+    mb_wipe(&z, sizeof z);
+}
