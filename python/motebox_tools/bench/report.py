@@ -11,11 +11,16 @@ Input schema (one file per target):
    "plot": "own"?,     (the bench step drew bench/results/<target>.png itself)
    "goals": [{"op", "metric", "goal", "anchor", "measured", "met"}]?, "goals_title": str?}
   (a goal of null is rendered "report": the figure is reported, no goal is set)
+A file with "kind": "fuzz" (bench/results/fuzz.json, `make fuzz`) has its own rows and
+table: see fuzz_table.py; so has "kind": "faults" (bench/results/faults.json, the fault
+campaigns): see fault_table.py.
 """
 import json
 import sys
 
 from ..paths import repo
+from .fault_table import fault_table
+from .fuzz_table import fuzz_table
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
@@ -40,6 +45,10 @@ def _results():
 
 
 def table(result):
+    if result.get("kind") == "fuzz":          # bench/results/fuzz.json, from `make fuzz`
+        return fuzz_table(result)
+    if result.get("kind") == "faults":        # bench/results/faults.json (motebox_tools.fault)
+        return fault_table(result)
     units = {r.get("unit", "cycles") for r in result["rows"]}
     mixed = len(units) > 1
     unit = "value" if mixed else units.pop()
