@@ -32,6 +32,13 @@ extern "C" {
 #define MB_MUST_CHECK
 #endif
 
+/* The declarations below are the library's exported interface: a shared build compiled
+ * with -fvisibility=hidden (CMakeLists.txt) exports exactly these, every internal mb_
+ * symbol stays hidden. Closed at the end of the file. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- sizes --------------------------------------------------------------------- */
 #define MB_X25519_BYTES            32  /* secret keys, public keys, shared secrets */
 #define MB_X25519_RANDOMBYTES      32  /* random input of the randomized ladder */
@@ -169,6 +176,8 @@ int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_
  * whose internal offsets are out of range) returns -1, writes zeros to its outputs
  * (len bytes of c or m, or the tag), never plaintext, and wipes the state, so every
  * later call fails too. Total length is unlimited in practice (2^70 bytes). */
+
+/* The state of one sending or receiving stream, allocated by the caller. Secret. */
 typedef struct mb_box_stream {
     uint32_t opaque[56];   /* 224 bytes; layout private to src/proto/stream.c */
 } mb_box_stream;
@@ -264,6 +273,10 @@ int mb_p256_ecdh_randomized(uint8_t shared[32], const uint8_t sk[32], const uint
  * return -1 with the output zeroed if it is not valid. Public data only. */
 int mb_p256_compress(uint8_t out[33], const uint8_t pk[65]) MB_MUST_CHECK;
 int mb_p256_decompress(uint8_t out[65], const uint8_t pk[33]) MB_MUST_CHECK;
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
