@@ -7,7 +7,8 @@
 #   build/msp430/<mpy>/<fw>.elf            firmware at -O2, mpy = mpy32 | mpy16:
 #       suite.elf (tests/target, small profile, without P-256), suite-p256.elf (its
 #       P-256 suites), ct.elf and ct-p256.elf (constant-time traces),
-#       bench.elf and bench-p256.elf (bench/target), rt_check.elf (runtime check)
+#       bench.elf and bench-p256.elf (bench/target), rt_check.elf (runtime check),
+#       fault.elf (fault-injection target, tests/target/fault.c, docs/FAULTS.md)
 #   build/msp430/<mpy>-Os/<fw>.elf          the same at -Os (sizes)
 # With the chip's assembly (MSP430_ARCH names arch/<chip>/, mk/arch.mk), whose objects may
 # differ per multiplier (ARCH_SOURCES_mpy32, ARCH_SOURCES_mpy16), one library per
@@ -91,6 +92,7 @@ $(MSP430_DIR)/$(1)/obj/%.o: %.c $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 # P-256 and one with only P-256 (both curves' code and fixed-base tables do not fit).
 $(MSP430_DIR)/$(1)/obj/bench/target/bench.o: MSP430_XFLAGS := -DBENCH_BOX_BYTES=64 -UMB_HAVE_P256 -DMB_HAVE_P256=0
 $(MSP430_DIR)/$(1)/obj/tests/target/ct.o: MSP430_XFLAGS := -UMB_HAVE_P256 -DMB_HAVE_P256=0
+$(MSP430_DIR)/$(1)/obj/tests/target/fault.o: MSP430_XFLAGS := -UMB_HAVE_P256 -DMB_HAVE_P256=0
 $(MSP430_DIR)/$(1)/obj/bench_p256.o: bench/target/bench.c $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -DBENCH_P256_ONLY=1 -c $$< -o $$@
@@ -115,10 +117,12 @@ MSP430_FW_OBJ_suite-p256 = obj/suite_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct       = obj/tests/target/ct.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_bench    = obj/bench/target/bench.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct-p256  = obj/ct_p256.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_fault    = obj/tests/target/fault.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_bench-p256 = obj/bench_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_rt_check = obj/rt_check.o
 MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256 ct-p256 bench-p256) \
               $(if $(wildcard tests/target/ct.c),ct) \
+              $(if $(wildcard tests/target/fault.c),fault) \
               $(if $(wildcard bench/target/bench.c),bench)
 # Linker script per firmware: fr5969.ld (data in SRAM), except the constant-time trace
 # and bench firmware, whose static buffers plus the stack of P-256 exceed the 2 KB of

@@ -32,5 +32,11 @@ def _demo(argv):
     return demo.main(argv)
 
 
+def _fault(argv):
+    from . import fault
+    return fault.main(argv)
+
+
 sim = _Command("run firmware in a simulator", _sim)
+fault = _Command("single-fault campaigns on the simulated MSP430 (docs/FAULTS.md)", _fault)
 demo = _Command("sensor node and libsodium server demo", _demo)

@@ -5,6 +5,7 @@
 // flags follow SLAU367 chapter "CPUX"; cycles come from timing.c.
 #include "cpu.h"
 #include "fault.h"
+#include "inject.h"
 #include "mem.h"
 #include "profile.h"
 #include "sim.h"
@@ -36,6 +37,7 @@ static inline uint16_t fetch(void)
     if (k != PG_RAM && k != PG_FRAM)
         sim_fault(ST_MEM, "instruction fetch from 0x%05x outside RAM/FRAM", pc);
     R[0] = (pc + 2) & ADDR_MASK;
+    if (inj_mem) inj_pc_next = R[0]; // where a skipped instruction resumes
     return (uint16_t)(mem[pc] | (mem[pc + 1] << 8));
 }
 
@@ -47,6 +49,7 @@ static inline uint32_t sext16(uint32_t w) { return (uint32_t)(int32_t)(int16_t)w
 static inline void set_reg(int n, uint32_t v, int sz)
 {
     if (n == 3) return; // constant generator: writes are discarded
+    if (inj_mem) inj_last_reg = n;
     v &= MASK[sz];      // byte/word writes clear the upper register bits
     if (n <= 1) v &= ~1u; // PC and SP are always even
     R[n] = v;
@@ -594,8 +597,10 @@ void cpu_run(void)
     while (!M.halted) {
         M.pc0 = R[0];
         if (M.trace) trace_event(TR_PC, M.pc0);
+        int watched = INJ.enabled && inject_before(M.pc0);
         uint16_t op = fetch();
         int c = exec_one(op);
+        if (watched) inject_after();
         M.cyc += (uint64_t)c;
         M.insns++;
         if (M.profile) profile_step(op, c);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]
-//           [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf
+//           [--max-cycles N] [--stats] [--profile [FILE]] [--fault-* ...] FIRMWARE.elf
 // Runs an MSP430FR5969 firmware image; console to stdout, exit status = the
 // program's (SIM_EXIT) or 201..210 for simulator errors (see sim.h, --help).
 // The command line and the order of start-up; the modules do the work.
@@ -10,6 +10,7 @@
 
 #include "cpu.h"
 #include "elf.h"
+#include "inject.h"
 #include "mem.h"
 #include "mpy.h"
 #include "profile.h"
@@ -19,7 +20,10 @@
 
 static const char USAGE[] =
     "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
-    "                 [--max-cycles N] [--stats] [--profile [FILE]] FIRMWARE.elf\n";
+    "                 [--max-cycles N] [--stats] [--profile [FILE]]\n"
+    "                 [--fault-window B:E] [--fault-range LO:HI]... [--fault-count]\n"
+    "                 [--fault-list FILE] [--fault-skip N | --fault-flip N:REG:BIT |\n"
+    "                  --fault-load N:BIT] FIRMWARE.elf\n";
 
 static void usage(void)
 {
@@ -30,7 +34,20 @@ static void usage(void)
 static void help(void)
 {
     printf("%s\nRuns an MSP430FR5969 firmware image (docs/MSP430_TIMING.md); console on stdout.\n"
-           "  --max-cycles N  cycle budget, default %llu; 0 = none\n\n"
+           "  --max-cycles N  cycle budget, default %llu; 0 = none\n"
+           "Fault injection (docs/FAULTS.md); addresses and counts decimal or 0x hex:\n"
+           "  --fault-window B:E    count from the first instruction at B up to (excluding)\n"
+           "                        the first at E (default: the whole run)\n"
+           "  --fault-range LO:HI   count only instructions with LO <= PC < HI (repeatable, <= %d)\n"
+           "  --fault-count         print 'fault-window: N' (counted instructions) at exit\n"
+           "  --fault-list FILE     one line per counted instruction: 'index pc dest load'\n"
+           "                        (dest: register written, -1 none; load: 1 if it reads data)\n"
+           "  --fault-skip N        skip counted instruction N (from 0): no register or\n"
+           "                        memory effect, PC moves past it\n"
+           "  --fault-flip N:REG:BIT  flip BIT (0..19) of register REG (0..15, or d = the\n"
+           "                        register instruction N wrote, SR if it only set flags) after N\n"
+           "  --fault-load N:BIT    flip BIT of the first value instruction N reads from memory\n"
+           "  The injection is reported on stderr: 'fault-injected: ...'.\n\n"
            "Exit status: the program's (value written to SIM_EXIT, 0..199), or a simulator error\n"
            "(one line 'msp430sim: error at PC 0xPPPPP: ... (after N cycles)' or 'msp430sim: FILE: ...'):\n"
            "  201 illegal or reserved instruction        206 cycle budget spent (endless loop?)\n"
@@ -40,7 +57,7 @@ static void help(void)
            "  204 stack overflow: SP below               209 the program hangs (jump to itself\n"
            "      SIM_STACK_LIMIT or the image's data        with GIE = 0, CPUOFF)\n"
            "  205 multiplier misuse                      210 a section outside RAM/FRAM\n",
-           USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES);
+           USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES, INJ_MAX_RANGES);
     exit(0);
 }
 
@@ -55,9 +72,57 @@ static uint64_t parse_count(const char *s)
     return v;
 }
 
+// "A:B" as two counts.
+static void parse_pair(const char *s, uint64_t *a, uint64_t *b)
+{
+    const char *c = strchr(s, ':');
+    if (!c || c == s) usage();
+    char first[32];
+    size_t n = (size_t)(c - s);
+    if (n >= sizeof first) usage();
+    memcpy(first, s, n);
+    first[n] = 0;
+    *a = parse_count(first);
+    *b = parse_count(c + 1);
+}
+
+static void set_fault(int kind)
+{
+    if (INJ.kind != INJ_NONE) usage(); // one fault per run
+    INJ.kind = kind;
+    INJ.enabled = 1;
+}
+
+// --fault-flip N:REG:BIT, REG 0..15 or d.
+static void parse_flip(const char *s)
+{
+    const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2) usage();
+    char buf[32];
+    size_t n = (size_t)(c1 - s);
+    if (!n || n >= sizeof buf) usage();
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    INJ.at = parse_count(buf);
+    n = (size_t)(c2 - c1 - 1);
+    if (!n || n >= sizeof buf) usage();
+    memcpy(buf, c1 + 1, n);
+    buf[n] = 0;
+    if (!strcmp(buf, "d")) INJ.reg = INJ_REG_DEST;
+    else {
+        uint64_t r = parse_count(buf);
+        if (r > 15) usage();
+        INJ.reg = (int)r;
+    }
+    uint64_t bit = parse_count(c2 + 1);
+    if (bit > 19) usage();
+    INJ.bit = (int)bit;
+    set_fault(INJ_FLIP);
+}
+
 int main(int argc, char **argv)
 {
-    const char *elf = NULL, *trace_path = NULL, *profile_path = NULL;
+    const char *elf = NULL, *trace_path = NULL, *profile_path = NULL, *fault_list = NULL;
     int trace_hash = 0, profile = 0, profile_took_elf = 0;
     M.max_cycles = SIM_DEFAULT_MAX_CYCLES;
     for (int i = 1; i < argc; i++) {
@@ -86,7 +151,35 @@ int main(int argc, char **argv)
             profile_path = a + 10;
             profile_took_elf = 0;
         } else if (!strcmp(a, "--max-cycles") && i + 1 < argc) M.max_cycles = parse_count(argv[++i]);
-        else if (a[0] == '-') usage();
+        else if (!strcmp(a, "--fault-window") && i + 1 < argc) {
+            uint64_t b, e;
+            parse_pair(argv[++i], &b, &e);
+            INJ.begin = (uint32_t)b & ADDR_MASK;
+            INJ.end = (uint32_t)e & ADDR_MASK;
+            INJ.have_window = 1;
+            INJ.enabled = 1;
+        } else if (!strcmp(a, "--fault-range") && i + 1 < argc) {
+            uint64_t lo, hi;
+            parse_pair(argv[++i], &lo, &hi);
+            if (INJ.nranges == INJ_MAX_RANGES) usage();
+            INJ.lo[INJ.nranges] = (uint32_t)lo;
+            INJ.hi[INJ.nranges++] = (uint32_t)hi;
+            INJ.enabled = 1;
+        } else if (!strcmp(a, "--fault-count")) INJ.want_count = INJ.enabled = 1;
+        else if (!strcmp(a, "--fault-list") && i + 1 < argc) {
+            fault_list = argv[++i];
+            INJ.want_count = INJ.enabled = 1;
+        } else if (!strcmp(a, "--fault-skip") && i + 1 < argc) {
+            INJ.at = parse_count(argv[++i]);
+            set_fault(INJ_SKIP);
+        } else if (!strcmp(a, "--fault-flip") && i + 1 < argc) parse_flip(argv[++i]);
+        else if (!strcmp(a, "--fault-load") && i + 1 < argc) {
+            uint64_t bit;
+            parse_pair(argv[++i], &INJ.at, &bit);
+            if (bit > 15) usage();
+            INJ.bit = (int)bit;
+            set_fault(INJ_LOAD);
+        } else if (a[0] == '-') usage();
         else if (!elf) elf = a;
         else usage();
     }
@@ -127,9 +220,15 @@ int main(int argc, char **argv)
         if (profile_start(profile_path) != 0) return ST_USAGE;
     }
 
+    if (fault_list && !(INJ.list = fopen(fault_list, "w"))) {
+        fprintf(stderr, "msp430sim: cannot write %s\n", fault_list);
+        return ST_USAGE;
+    }
+
     M.t0 = sim_seconds();
     cpu_run();
     fflush(stdout);
+    if (INJ.enabled) inject_finish();
     if (M.trace) trace_finish();
     print_reports();
     return M.exit_status;

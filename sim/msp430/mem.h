@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "fault.h"
+#include "inject.h"
 #include "sim.h"
 #include "trace.h"
 
@@ -30,8 +31,9 @@ static inline uint16_t rd16(uint32_t a)
     if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word read at 0x%05x", a);
     if (M.trace) trace_event(TR_RD, a);
     int k = page_kind[a >> 8];
-    if (k == PG_RAM || k == PG_FRAM) return (uint16_t)(mem[a] | (mem[a + 1] << 8));
-    return slow_read16(a);
+    uint16_t v = (k == PG_RAM || k == PG_FRAM) ? (uint16_t)(mem[a] | (mem[a + 1] << 8)) : slow_read16(a);
+    if (inj_mem) v = (uint16_t)inject_load(v, 16); // fault injection (inject.h)
+    return v;
 }
 
 static inline uint8_t rd8(uint32_t a)
@@ -39,12 +41,14 @@ static inline uint8_t rd8(uint32_t a)
     a &= ADDR_MASK;
     if (M.trace) trace_event(TR_RD, a);
     int k = page_kind[a >> 8];
-    if (k == PG_RAM || k == PG_FRAM) return mem[a];
-    return slow_read8(a);
+    uint8_t v = (k == PG_RAM || k == PG_FRAM) ? mem[a] : slow_read8(a);
+    if (inj_mem) v = (uint8_t)inject_load(v, 8);
+    return v;
 }
 
 static inline void wr16(uint32_t a, uint16_t v)
 {
+    if (inj_mem & INJ_M_NOWRITE) return; // a skipped instruction writes nothing
     a &= ADDR_MASK;
     if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word write at 0x%05x", a);
     if (M.trace) trace_event(TR_WR, a);
@@ -59,6 +63,7 @@ static inline void wr16(uint32_t a, uint16_t v)
 
 static inline void wr8(uint32_t a, uint8_t v)
 {
+    if (inj_mem & INJ_M_NOWRITE) return; // a skipped instruction writes nothing
     a &= ADDR_MASK;
     if (M.trace) trace_event(TR_WR, a);
     int k = page_kind[a >> 8];

@@ -21,6 +21,18 @@
 
 static const uint8_t zero16[16] = { 0 };
 
+/* Fault hardening of the opens (docs/FAULTS.md): a second, complementary tag check and
+ * a second output mask fed by it, so that no single skipped instruction or flipped
+ * register bit makes a forgery accepted or releases plaintext. 1 (default) or 0. */
+#ifndef MB_FAULT_HARDENED
+#define MB_FAULT_HARDENED 1
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MB_NOINLINE __attribute__((noinline))
+#else
+#define MB_NOINLINE
+#endif
+
 /* Moves n bytes from s to d (any overlap), low to high when d is below s, else high to
  * low. CT: the data is secret; only the public addresses and n steer it. */
 static void move_bytes(uint8_t *d, const uint8_t *s, size_t n)
@@ -97,30 +109,78 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
     mb_wipe(block0, sizeof block0);
 }
 
-/* Open; ok_in is 1 (go ahead) or 0 (fail anyway). Returns 1 if ok_in and the tag is
- * right, else 0; m holds the plaintext, or zeros. m may overlap c and tag (the tag is
- * copied before anything is written).
+#if MB_FAULT_HARDENED
+/* The second check and mask, out of line so the compiler cannot merge them with the
+ * first (and a campaign can name them). nwant is the complemented copy of the tag.
+ * Returns 1 if ok_in and t == ~nwant, else 0. CT: t secret; time depends on nothing. */
+static MB_NOINLINE uint32_t tag_check2(const uint8_t t[16], const uint8_t nwant[16], uint32_t ok_in)
+{
+    return ok_in & (uint32_t)ct_equal_complement(t, nwant, 16);
+}
+
+/* out[0..len) &= mask, after xor_masked applied the first mask: a byte whose first AND
+ * a fault skipped is still cleared here. CT: out, mask secret; time depends on len. */
+static MB_NOINLINE void remask(uint8_t *out, size_t len, uint8_t mask)
+{
+    size_t i;
+    for (i = 0; i < len; i++) out[i] &= mask;
+}
+#endif
+
+/* Open; ok_in is 1 (go ahead) or 0 (fail anyway); k_wipe: NULL, or a key buffer of the
+ * caller wiped once k is no longer needed (public choice). Returns 0 if ok_in and the tag is
+ * right, else -1; m holds the plaintext, or zeros. m may overlap c and tag (the tag is
+ * copied before anything is written). Hardened: -1 is the OR of both checks' "ok - 1",
+ * so one skipped decrement or OR still leaves -1.
  * CT: k, the keystream and the outcome are secret here (the outcome becomes public
  * only through the return value); no branch depends on them. */
-static uint32_t open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
-                            const uint8_t n[24], const uint8_t k[32], uint32_t ok_in)
+static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
+                       const uint8_t n[24], const uint8_t k[32], uint32_t ok_in,
+                       uint8_t *k_wipe)
 {
     uint8_t subkey[32], in[16], block0[64], t[16], want[16];
     poly1305_state mac;
     uint32_t ok;
+#if MB_FAULT_HARDENED
+    uint8_t nwant[16];   /* the tag complemented: for the second check */
+    uint32_t ok2;
+    int i;
+#endif
+    /* Each check's verdict, 1 = the tag matched, kept in memory from the start (0) and
+     * stored right after its check; the result is computed from them last, straight
+     * into the return register: a skipped load, decrement or OR there leaves -1, and a
+     * wipe whose pointer a fault moved onto them writes 0 = mismatch. (The campaigns
+     * found a skipped final register move returning 0, and wipes zeroing a 0 / -1
+     * result.) */
+    volatile unsigned verdict[2];
+    int r;
+
+    verdict[0] = 0;
+    verdict[1] = MB_FAULT_HARDENED ? 0 : 1;
 
     mb_copy(want, tag, 16);
+#if MB_FAULT_HARDENED
+    for (i = 0; i < 16; i++) nwant[i] = (uint8_t)~tag[i];
+#endif
     c = in_place(m, c, clen);
     secretbox_start(subkey, in, block0, n, k);
     mb_poly1305_init(&mac, block0);
     mb_poly1305_update(&mac, c, clen);
     mb_poly1305_final(&mac, t);
     ok = ok_in & (uint32_t)(mb_verify16(t, want) + 1);   /* verify16: 0 or -1 */
+    verdict[0] = (unsigned)(ok & 1u);
     xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(ok));
+#if MB_FAULT_HARDENED
+    ok2 = tag_check2(t, nwant, ok_in);
+    verdict[1] = (unsigned)(ok2 & 1u);
+    remask(m, clen, (uint8_t)ct_mask32(ok2));
+#endif
     mb_wipe(subkey, sizeof subkey);
     mb_wipe(block0, sizeof block0);
     mb_wipe(t, sizeof t);
-    return ok;
+    if (k_wipe) mb_wipe(k_wipe, 32);   /* the caller's own key (box) */
+    r = ((int)verdict[0] - 1) | ((int)verdict[1] - 1);
+    return r;
 }
 
 /* CT: k and m secret; see seal_masked. mlen is public. */
@@ -147,7 +207,7 @@ int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
                                const uint8_t tag[16], const uint8_t n[24],
                                const uint8_t k[32])
 {
-    return (int)open_masked(m, c, clen, tag, n, k, 1) - 1;
+    return open_masked(m, c, clen, tag, n, k, 1, NULL);
 }
 
 /* CT: as mb_secretbox_open_detached; clen is public. */
@@ -155,7 +215,7 @@ int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n
                       const uint8_t k[32])
 {
     if (clen < 16) return -1;
-    return (int)open_masked(m, c + 16, clen - 16, c, n, k, 1) - 1;
+    return open_masked(m, c + 16, clen - 16, c, n, k, 1, NULL);
 }
 
 /* k = HSalsa20(X25519(sk, pk), 0), or zeros. Returns 1 if pk was fine, else 0.
@@ -207,10 +267,9 @@ int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_
                          const uint8_t n[24], const uint8_t pk[32], const uint8_t sk[32])
 {
     uint8_t k[32];
-    uint32_t ok = beforenm(k, pk, sk);
-    ok = open_masked(m, c, clen, tag, n, k, ok);
-    mb_wipe(k, sizeof k);
-    return (int)ok - 1;
+    /* open_masked wipes k itself, so that its result is the last value computed (a
+     * skipped move after a wipe here would return what the wipe left in the register). */
+    return open_masked(m, c, clen, tag, n, k, beforenm(k, pk, sk), k);
 }
 
 /* CT: as mb_box_open_detached; clen is public. */

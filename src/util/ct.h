@@ -55,4 +55,22 @@ static inline uint32_t ct_or_bytes(const uint8_t *a, size_t n)
     return acc;
 }
 
+/* 1 if a[0..n) equals the complement of nb[0..n) (nb = a complemented copy of the value
+ * to compare with), else 0: the AND of the bytes a[i] ^ nb[i] is 0xff iff every byte
+ * matches. The second of two independent tag checks for fault resistance
+ * (docs/FAULTS.md), in complementary form to mb_verify16 (which ORs differences of
+ * plain copies): a single fault corrupts one of them, not both; a pointer faulted onto
+ * the other buffer compares a value with itself, whose XOR is 0: a mismatch. Callers
+ * use it beside mb_verify16, never alone. CT: time depends on n only. */
+static inline unsigned ct_equal_complement(const uint8_t *a, const uint8_t *nb, size_t n)
+{
+    unsigned acc = 0xffu;
+    size_t i;
+    for (i = 0; i < n; i++) acc &= (uint8_t)(a[i] ^ nb[i]);
+    MB_BARRIER(acc);
+    acc = (acc + 1u) >> 8;   /* acc <= 0xff: 1 iff acc was 0xff */
+    MB_BARRIER(acc);
+    return acc;
+}
+
 #endif

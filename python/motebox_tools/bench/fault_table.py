@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+"""The README table of bench/results/faults.json (`make bench`, motebox_tools.fault):
+per build and fault model, faults tried and exploitable outcomes before and after the
+hardening of the opens, and the hardening's cost in cycles."""
+
+
+def _n(v):
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def fault_table(result):
+    lines = [f"#### {result.get('title', 'Fault campaigns')}", "",
+             f"Conditions: {result.get('conditions', 'not stated')}", "",
+             "| build | function | model | faults (unhardened / hardened) | crash (hardened) | "
+             "exploitable unhardened | exploitable hardened |",
+             "|---|---|---|---|---|---|---|"]
+    rows = result.get("rows", [])
+    keys = []
+    for r in rows:
+        k = (r["impl"], r["function"], r["model"])
+        if k not in keys:
+            keys.append(k)
+    for k in keys:
+        by = {r["hardened"]: r for r in rows if (r["impl"], r["function"], r["model"]) == k}
+        before, after = by.get(False), by.get(True)
+        faults = " / ".join(_n(x["faults"]) if x else "—" for x in (before, after))
+        crash = _n(after["crash"]) if after else "—"
+        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {faults} | {crash} | "
+                     f"{_n(before['exploitable']) if before else '—'} | "
+                     f"{_n(after['exploitable']) if after else '—'} |")
+    if result.get("cost"):
+        lines += ["", "| build | operation | cycles unhardened | cycles hardened | cost |",
+                  "|---|---|---|---|---|"]
+        for c in result["cost"]:
+            lines.append(f"| {c['impl']} | {c['function']} | {_n(c['cycles_unhardened'])} | "
+                         f"{_n(c['cycles_hardened'])} | {c['overhead_percent']:+.2f}% |")
+    return "\n".join(lines)

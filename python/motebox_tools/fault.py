@@ -1,0 +1,369 @@
+# SPDX-License-Identifier: MIT
+"""`motebox fault`: single-fault campaigns on the MSP430 simulator (docs/FAULTS.md).
+
+    motebox fault [--variant V] [--target secretbox_open|box_open] [--models skip,flip,load]
+                  [--bits K|all] [--seed S] [--jobs J] [--functions F,...|all]
+                  [--json FILE]          (exit status 1 if a fault was exploitable)
+
+The fault-target firmware (tests/target/fault.c, build/msp430/<variant>/fault.elf) opens
+a FORGED box (a real libsodium box with the first tag byte complemented). One unfaulted
+run lists the dynamic instructions of the target's functions between fault_begin() and
+fault_end() (msp430sim --fault-list); then every one of them is faulted in its own run:
+  skip   the instruction has no effect (exhaustive);
+  flip   one bit of the register it wrote (SR when it only set flags): all 16 low bits
+         (default), or with --bits K a sample of K per instruction drawn with
+         random.Random(f"{seed}:{model}:{index}") (rate K/16);
+  load   one bit of the first value it read from memory (K bits as for flip).
+Each run is classified: crash (a simulator error status, hang or budget, or no
+output), error (returned -1 with an all-zero message: the correct outcome for a
+forgery), or wrong (anything else). Exploitable = the forgery accepted (return 0) or
+plaintext released: an output byte that is nonzero and equal to the plaintext byte or
+one bit from it (a bit flipped into a cleared byte releases nothing: wrong only).
+"""
+import argparse
+import concurrent.futures
+import json
+import random
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+TARGETS = {
+    # name: (op code of tests/target/fault.c, functions faulted by default: the tag check
+    # and everything that turns its outcome into the return value and the output mask;
+    # those absent from a build (inlined) are left out)
+    "secretbox_open": (1, ["mb_secretbox_open", "mb_secretbox_open_detached", "open_masked",
+                           "xor_masked", "mb_verify16", "verify_n", "tag_check2", "remask"]),
+    "box_open": (2, ["mb_box_open", "mb_box_open_detached", "open_masked", "xor_masked",
+                     "mb_verify16", "verify_n", "tag_check2", "remask", "beforenm", "zero_check"]),
+}
+MODELS = {"skip": "instruction skip", "flip": "register bit flip", "load": "load bit flip"}
+KEY = bytes(range(32))
+NONCE = bytes(range(100, 124))
+# every byte has >= 3 bits set: a bit flipped into a cleared byte (one bit) is never
+# within one bit of a plaintext byte, so `released` tells them apart
+MSG = bytes(0xC1 | ((7 * i) & 0x3E) for i in range(64))
+# box: the receiver's secret key and the sender's (pk from a fixed secret, by libsodium)
+BOX_SK = bytes((3 * i + 7) & 0xFF for i in range(32))
+BOX_SENDER_SK = bytes((11 * i + 5) & 0xFF for i in range(32))
+
+
+def forged_input(target):
+    """The patched fault_input of tests/target/fault.c: a box made by libsodium with the
+    first byte of its tag complemented (one byte wrong: a fault that drops one byte
+    from a comparison shows). Returns (blob, the genuine box)."""
+    import nacl.bindings as nb
+    op = TARGETS[target][0]
+    pk = bytes(32)
+    if target == "secretbox_open":
+        box = nb.crypto_secretbox(MSG, NONCE, KEY)
+    else:
+        pk = nb.crypto_scalarmult_base(BOX_SENDER_SK)
+        box = nb.crypto_box(MSG, NONCE, nb.crypto_scalarmult_base(BOX_SK), BOX_SENDER_SK)
+    forged = bytes([box[0] ^ 0xFF]) + box[1:]   # 8 bits: no single bit flip repairs it
+    return bytes([op]) + KEY + NONCE + pk + BOX_SK + forged, box
+
+
+def genuine_input(target):
+    blob, box = forged_input(target)
+    return blob[:-len(box)] + box
+
+
+def parse_output(text):
+    """(return value string, message bytes) from the firmware's console, or None."""
+    r = re.search(r"^return (\S+)$", text, re.M)
+    o = re.search(r"^out ([0-9a-f]*)$", text, re.M)
+    if not r or not o:
+        return None
+    return r.group(1), bytes.fromhex(o.group(1))
+
+
+def released(m, plain=MSG):
+    """Bytes of the output that give plaintext away: nonzero and equal to the plaintext
+    byte or one bit from it (a flipped bit of a released byte). Other nonzero bytes (a
+    bit flipped into a cleared byte) carry nothing of the plaintext: wrong, not
+    exploitable."""
+    return [i for i, (x, p) in enumerate(zip(m, plain)) if x and bin(x ^ p).count("1") <= 1]
+
+
+def classify(status, stdout):
+    """crash | error | wrong, and whether it is exploitable (forged box accepted, or
+    plaintext released)."""
+    out = parse_output(stdout) if status == 0 else None
+    if out is None:
+        return "crash", False
+    ret, m = out
+    if ret == "-1" and not any(m):
+        return "error", False
+    return "wrong", ret == "0" or bool(released(m))
+
+
+class Campaign:
+    """One build and target: the patched image, the window, the instruction list."""
+
+    def __init__(self, elf_src, mpy, target, functions=None, workdir=None, sim=None):
+        from .elf import patch_elf, symbol
+        from .sim import msp430 as s430
+        self.sim = str(sim or s430.sim_path())
+        self.mpy = mpy
+        self.target = target
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="motebox-fault-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        blob, _ = forged_input(target)
+        self.elf = patch_elf(elf_src, self.workdir / f"fault-{target}.elf", "fault_input", blob)
+        self.begin = symbol(self.elf, "fault_begin")[0]
+        self.end = symbol(self.elf, "fault_end")[0]
+        names = TARGETS[target][1] if functions is None else functions
+        self.ranges = []        # (name, lo, hi)
+        for name in names:
+            try:
+                lo, size = symbol(self.elf, name)
+            except KeyError:
+                continue
+            if size:
+                self.ranges.append((name, lo, lo + size))
+        if functions is not None and not self.ranges and functions:
+            raise ValueError(f"none of {functions} in {elf_src}")
+        self.base = [self.sim, "--mpy", str(mpy), "--fault-window", f"{self.begin:#x}:{self.end:#x}"]
+        for _, lo, hi in self.ranges:
+            self.base += ["--fault-range", f"{lo:#x}:{hi:#x}"]
+        self.insns = None
+        self.reference = None
+
+    def function_of(self, pc):
+        for name, lo, hi in self.ranges:
+            if lo <= pc < hi:
+                return name
+        return "?"
+
+    def prepare(self):
+        """The unfaulted run: the instruction list and the reference cycles; the forged
+        box must be refused (-1, zeros) or the firmware and simulator are broken."""
+        import subprocess
+        lst = self.workdir / "insns.txt"
+        p = subprocess.run(self.base + ["--cycles", "--fault-list", str(lst), str(self.elf)],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0 or classify(0, p.stdout) != ("error", False):
+            raise RuntimeError(f"unfaulted run of {self.elf}: status {p.returncode}\n"
+                               f"{p.stdout}\n{p.stderr}")
+        self.cycles = int(re.search(r"^cycles: (\d+)", p.stderr, re.M).group(1))
+        self.insns = []
+        for line in lst.read_text().splitlines():
+            i, pc, dest, load = line.split()
+            self.insns.append((int(i), int(pc, 16), int(dest), int(load)))
+        return self.insns
+
+    def faults(self, model, bits="all", seed=18):
+        """The option lists of one model's runs, each with (index, pc, detail)."""
+        out = []
+        for i, pc, dest, load in self.insns:
+            if model == "skip":
+                out.append(((i, pc, ""), ["--fault-skip", str(i)]))
+                continue
+            if (model == "flip" and (dest < 0 or dest == 3)) or (model == "load" and not load):
+                continue
+            chosen = range(16) if bits == "all" else \
+                sorted(random.Random(f"{seed}:{model}:{i}").sample(range(16), int(bits)))
+            for b in chosen:
+                if model == "flip":
+                    out.append(((i, pc, f"R{dest} bit {b}"), ["--fault-flip", f"{i}:d:{b}"]))
+                else:
+                    out.append(((i, pc, f"bit {b}"), ["--fault-load", f"{i}:{b}"]))
+        return out
+
+    def run_one(self, opts):
+        import subprocess
+        budget = str(self.cycles * 4 + 1_000_000)   # a fault that loops ends as a crash
+        try:
+            p = subprocess.run(self.base + ["--max-cycles", budget] + opts + [str(self.elf)],
+                               capture_output=True, text=True, errors="replace", timeout=120)
+        except subprocess.TimeoutExpired:
+            return "crash", False
+        return classify(p.returncode, p.stdout)
+
+    def run(self, model, bits="all", seed=18, jobs=2):
+        """Counts by class and the exploitable faults [(index, pc, function, detail)]."""
+        todo = self.faults(model, bits, seed)
+        counts = {"crash": 0, "error": 0, "wrong": 0}
+        bad = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(jobs, 2))) as ex:
+            for (where, _), (cls, expl) in zip(todo, ex.map(lambda t: self.run_one(t[1]), todo)):
+                counts[cls] += 1
+                if expl:
+                    i, pc, detail = where
+                    bad.append((i, pc, self.function_of(pc), detail))
+        return {"faults": len(todo), **counts, "exploitable": len(bad), "exploits": bad}
+
+
+BOX_CFLAGS = ["--target=msp430", "-std=c99", "-ffreestanding", "-ffunction-sections",
+              "-fdata-sections", "-DMB_RADIX=16", "-Wall", "-Wextra", "-Werror"]
+
+
+def unhardened_image(variant, workdir):
+    """The variant's fault.elf relinked with src/proto/box.c compiled with
+    MB_FAULT_HARDENED=0 (the linker takes that object before the library's box.o):
+    the "before" of the countermeasure, built on the fly like the bench's size links."""
+    import subprocess
+    from .boards import msp430 as t430
+    from .paths import repo
+    v = t430.VARIANTS[variant]
+    root, lib_dir = repo(), t430.build_dir() / v.lib
+    workdir = Path(workdir)
+    box = workdir / f"box-unhardened-{variant}.o"
+    subprocess.run(["clang", *BOX_CFLAGS, f"-{v.opt}", "-I", str(root / "include"),
+                    "-I", str(root / "src"), "-DMB_FAULT_HARDENED=0", "-c",
+                    str(root / "src" / "proto" / "box.c"), "-o", str(box)], check=True)
+    lib, rt = t430.library(variant)
+    out = workdir / f"fault-unhardened-{variant}.elf"
+    objs = [lib_dir / "obj" / "tests" / "target" / "fault.o",
+            lib_dir / "obj" / "platforms" / "common" / "tprint.o"]
+    subprocess.run(["ld.lld", "-m", "msp430elf", "-T",
+                    str(root / "platforms" / "msp430fr5969" / "fr5969.ld"), "--gc-sections",
+                    "-o", str(out), *map(str, objs), str(box), str(lib), str(rt)], check=True)
+    return out
+
+
+def open_cycles(elf, mpy, target, workdir):
+    """Cycles the firmware measures around one open of a genuine 64-byte box (checked:
+    returns 0 and releases libsodium's plaintext)."""
+    from .elf import patch_elf
+    from .sim import msp430 as s430
+    img = patch_elf(elf, Path(workdir) / f"genuine-{Path(elf).stem}.elf", "fault_input",
+                    genuine_input(target))
+    r = s430.run(img, mpy=mpy, timeout=600)
+    ret, m = parse_output(r.stdout) or (None, None)
+    if r.status != 0 or ret != "0" or m != MSG:
+        raise RuntimeError(f"genuine open failed on {elf}: {r}\n{r.stdout}")
+    return int(re.search(r"^cycles (\d+)$", r.stdout, re.M).group(1))
+
+
+def hardened(elf):
+    """Whether the library build carries the redundant tag check (docs/FAULTS.md)."""
+    from .elf import symbol
+    try:
+        symbol(elf, "tag_check2")
+        return True
+    except KeyError:
+        return False
+
+
+def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18, jobs=2,
+                  functions=None, log=None, elf=None):
+    """bench/results/faults.json rows of one MSP430 build (a VARIANTS name) and target
+    (elf: another image of that build, e.g. unhardened_image's)."""
+    from .boards import msp430 as t430
+    v = t430.VARIANTS[variant]
+    src = Path(elf) if elf else t430.firmware("fault", variant=variant)
+    if not src.exists():
+        raise FileNotFoundError(f"{src} missing: run `make msp430`")
+    with tempfile.TemporaryDirectory(prefix="motebox-fault-") as d:
+        c = Campaign(src, v.mpy, target, functions, d)
+        c.prepare()
+        rows = []
+        for model in models:
+            res = c.run(model, bits, seed, jobs)
+            row = {"target": "msp430", "impl": v.impl, "variant": variant,
+                   "function": f"mb_{target}", "model": MODELS[model], "faults": res["faults"],
+                   "crash": res["crash"], "error": res["error"], "wrong": res["wrong"],
+                   "exploitable": res["exploitable"], "hardened": hardened(c.elf),
+                   "window_instructions": len(c.insns),
+                   "faulted_functions": [n for n, _, _ in c.ranges],
+                   "sampling": "exhaustive" if model == "skip" or bits == "all"
+                   else f"{bits} of 16 bits per instruction, seed {seed}",
+                   "exploits": [f"#{i} 0x{pc:05x} {fn} {det}".rstrip()
+                                for i, pc, fn, det in res["exploits"][:20]]}
+            rows.append(row)
+            if log:
+                log(f"{variant} {target} {model}{'' if row['hardened'] else ' (unhardened)'}: {res['faults']} faults, crash {res['crash']}, "
+                    f"error {res['error']}, wrong {res['wrong']}, exploitable {res['exploitable']}")
+                for e in row["exploits"]:
+                    log(f"    {e}")
+        return rows
+
+
+def bench(argv=None):
+    """The `make bench` step: hardened and unhardened campaigns (skip, flip, load) on the
+    secretbox open of the portable -O2 and -Os and the assembly -O2 builds with the 32-bit multiplier,
+    the cost of the hardening in cycles, bench/results/faults.json."""
+    from .boards import msp430 as t430
+    from .paths import repo
+    ap = argparse.ArgumentParser(prog="python -m motebox_tools.fault bench")
+    ap.add_argument("--out", default=str(repo() / "bench" / "results" / "faults.json"))
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args(argv)
+    variants = ["mpy32", "mpy32-Os"] + [v for v in ("mpy32-asm",) if v in t430.variants()]
+    rows, cost = [], []
+    models = ("skip", "flip", "load")
+    with tempfile.TemporaryDirectory(prefix="motebox-fault-bench-") as d:
+        for v in variants:
+            mpy = t430.VARIANTS[v].mpy
+            before = unhardened_image(v, d)
+            for elf in (before, None):
+                rows += campaign_rows(v, "secretbox_open", models, jobs=a.jobs, elf=elf,
+                                      log=lambda s: print(s, flush=True))
+            c_after = open_cycles(t430.firmware("fault", variant=v), mpy, "secretbox_open", d)
+            c_before = open_cycles(before, mpy, "secretbox_open", d)
+            cost.append({"variant": v, "impl": t430.VARIANTS[v].impl,
+                         "function": "mb_secretbox_open (64-byte message)",
+                         "cycles_unhardened": c_before, "cycles_hardened": c_after,
+                         "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
+            print(f"{v}: open 64 B {c_before} -> {c_after} cycles "
+                  f"({cost[-1]['overhead_percent']:+.2f}%)", flush=True)
+    result = {"kind": "faults", "target": "faults", "plot": "own",
+              "title": "Single-fault campaigns (MSP430 simulator, forged secretbox)",
+              "conditions": "motebox fault: one fault per run between fault_begin and "
+                            "fault_end of tests/target/fault.c, in the open's tag check and "
+                            "output masking (docs/FAULTS.md); exhaustive over instructions "
+                            "and the 16 low bits",
+              "rows": rows, "cost": cost}
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {a.out}")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="motebox fault", description=__doc__.split("\n\n")[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", action="append",
+                    help="MSP430 build(s) (build/msp430/<variant>; default mpy32 and, when "
+                         "built, mpy32-asm)")
+    ap.add_argument("--target", action="append", choices=sorted(TARGETS),
+                    help="function under attack (default secretbox_open)")
+    ap.add_argument("--models", default="skip,flip",
+                    help="comma-separated: skip, flip, load (default skip,flip)")
+    ap.add_argument("--bits", default="all", help="bits per instruction for flip/load, or all")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--jobs", type=int, default=2, help="parallel runs (at most 2)")
+    ap.add_argument("--functions", help="comma-separated symbols to fault, or all (the whole "
+                    "window between fault_begin and fault_end)")
+    ap.add_argument("--json", help="write the rows there (bench/results/faults.json)")
+    a = ap.parse_args(argv)
+    from .boards import msp430 as t430
+    models = [m.strip() for m in a.models.split(",") if m.strip()]
+    if any(m not in MODELS for m in models):
+        ap.error(f"models: {', '.join(MODELS)}")
+    if a.bits != "all" and not (a.bits.isdigit() and 1 <= int(a.bits) <= 16):
+        ap.error("--bits: 1..16 or all")
+    functions = None
+    if a.functions:
+        functions = [] if a.functions == "all" else a.functions.split(",")
+    variants = a.variant or ["mpy32"] + [v for v in ("mpy32-asm",)
+                                         if t430.firmware("fault", variant=v).exists()]
+    rows = []
+    for v in variants:
+        for t in a.target or ["secretbox_open"]:
+            rows += campaign_rows(v, t, models, a.bits, a.seed, a.jobs, functions,
+                                  log=lambda s: print(s, flush=True))
+    if a.json:
+        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.json).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+        print(f"wrote {a.json}")
+    return 1 if any(r["exploitable"] for r in rows) else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["bench"]:
+        sys.exit(bench(sys.argv[2:]))
+    sys.exit(main())
