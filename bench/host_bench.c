@@ -17,12 +17,14 @@
 
 #if MB_RADIX == 16
 #define MB_IMPL_NAME "portable r16 (16x16-bit limbs)"
+#elif MB_RADIX == 25
+#define MB_IMPL_NAME "portable r25 (10x25.5-bit limbs)"
 #elif MB_RADIX == 32
 #define MB_IMPL_NAME "portable r32 (8x32-bit limbs)"
 #elif MB_RADIX == 64
 #define MB_IMPL_NAME "portable r64 (5x51-bit limbs)"
 #else
-#error "build with -DMB_RADIX=16, 32 or 64 (the radix of the linked libmotebox.a)"
+#error "build with -DMB_RADIX=16, 25, 32 or 64 (the radix of the linked libmotebox.a)"
 #endif
 
 struct impl {

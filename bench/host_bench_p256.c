@@ -21,12 +21,14 @@
 
 #if MB_RADIX == 16
 #define MB_IMPL_NAME "r16 (portable C, 16-bit limbs)"
+#elif MB_RADIX == 25   /* P-256 is radix 32 in this build */
+#define MB_IMPL_NAME "r25 (portable C, 32-bit limbs)"
 #elif MB_RADIX == 32
 #define MB_IMPL_NAME "r32 (portable C, 32-bit limbs)"
 #elif MB_RADIX == 64
 #define MB_IMPL_NAME "r64 (portable C, 64-bit limbs)"
 #else
-#error "build with -DMB_RADIX=16, 32 or 64 (the radix of the linked libmotebox.a)"
+#error "build with -DMB_RADIX=16, 25, 32 or 64 (the radix of the linked libmotebox.a)"
 #endif
 
 struct impl {

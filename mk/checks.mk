@@ -72,8 +72,8 @@ p256-check: $(filter %p256 %p256_leaky %fep256_test.so,$(CHK_ALL))
 TEST_DEPS += hostcheck p256-check compile-check
 
 # --- compile-check: every library source, every compiler the project supports --------
-# gcc and clang build each radix's files; the Cortex-M4 cross build uses r32 and the
-# MSP430 build r16 (the r64 backend needs unsigned __int128, a 64-bit host only).
+# gcc and clang build each radix's files; the Cortex-M4 cross build uses r32 (assembly
+# variants) and r25 (portable variants), the MSP430 build r16 (the r64 backend needs unsigned __int128, a 64-bit host only).
 CCK := $(BUILD)/compile-check
 # $(1) = name, $(2) = compiler and flags, $(3) = radix
 define cc_check
@@ -83,6 +83,10 @@ endef
 $(foreach r,$(RADIXES),$(eval $(call cc_check,gcc-r$(r),gcc -O2,$(r))))
 $(foreach r,$(RADIXES),$(eval $(call cc_check,clang-r$(r),clang -O2,$(r))))
 $(eval $(call cc_check,m4-r32,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding,32))
+# The Cortex-M4 portable builds' radix 25, both code paths of fe25519_r25.c (-O2, -Os).
+$(eval $(call cc_check,m4-r25,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding,25))
+$(eval $(call cc_check,m4-r25-Os,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding,25))
+$(eval $(call cc_check,clang-r25-Os,clang -Os,25))
 $(eval $(call cc_check,msp430-r16,clang --target=msp430 -O2 -ffreestanding,16))
 
 # --- MB_NO_FIXED_BASE (issue #12): the library without the fixed-base tables (key

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The library on the host, and the host benchmark:
-#   build/host/rNN/libmotebox.{so,a}   one build per field radix (NN = 16, 32, 64)
+#   build/host/rNN/libmotebox.{so,a}   one build per field radix (NN = 16, 25, 32, 64)
 #   build/host/libmotebox.{so,a}       the default build (radix 64)
 #   bench-host: build/bench/host/host_bench_rNN, host_bench_p256_rNN (one binary per
 #       radix, each linked to that radix's libmotebox.a) beside libsodium and OpenSSL
@@ -46,9 +46,11 @@ HB_CC_P256   = $(HOST_CC) $(HOST_CFLAGS) $(LIB_CFLAGS)
 bench-host: $(foreach p,host_bench host_bench_p256,$(foreach r,$(RADIXES),$(HB)/$(p)_r$(r)))
 	@mkdir -p bench/results
 	$(HB)/host_bench_r16 "$(HB_CC_X25519)" > $(HB)/host-x25519-r16.json
+	$(HB)/host_bench_r25 "$(HB_CC_X25519)" > $(HB)/host-x25519-r25.json
 	$(HB)/host_bench_r32 "$(HB_CC_X25519)" > $(HB)/host-x25519-r32.json
 	$(HB)/host_bench_r64 "$(HB_CC_X25519)" ref > $(HB)/host-x25519-r64.json
 	$(HB)/host_bench_p256_r16 "$(HB_CC_P256)" > $(HB)/host-p256-r16.json
+	$(HB)/host_bench_p256_r25 "$(HB_CC_P256)" > $(HB)/host-p256-r25.json
 	$(HB)/host_bench_p256_r32 "$(HB_CC_P256)" > $(HB)/host-p256-r32.json
 	$(HB)/host_bench_p256_r64 "$(HB_CC_P256)" ref > $(HB)/host-p256-r64.json
 	$(PY) -m motebox_tools.bench.merge bench/results/host.json $(foreach p,x25519 p256,$(foreach r,$(RADIXES),$(HB)/host-$(p)-r$(r).json))

@@ -4,8 +4,10 @@
 #
 # Every .c in src/*/ is a library source. A field backend is named *_rNN.c (NN = 16, 32,
 # 64); a build compiles the backends of one radix and every radix-independent file.
+# Radix 25 is the radix-32 build with GF(2^255-19) in radix 2^25.5: fe25519*_r25.c
+# replace fe25519*_r32.c, every other backend is *_r32.c (src/field/radix.h).
 
-RADIXES     := 16 32 64
+RADIXES     := 16 25 32 64
 # The host's C compiler (host library, checks, host bench).
 HOST_CC     ?= cc
 # Warnings of every C compile in the project (library, firmware, tests), all -Werror.
@@ -16,7 +18,9 @@ LIB_CFLAGS  := -std=c99 $(MB_WARN) $(MB_INC)
 LIB_ALL_SRC := $(sort $(wildcard src/*/*.c))
 # $(call lib_src,NN): the library's sources for radix NN (portable, no arch/ files).
 lib_src      = $(filter-out $(foreach r,$(RADIXES),%_r$(r).c),$(LIB_ALL_SRC)) \
-               $(filter %_r$(1).c,$(LIB_ALL_SRC))
+               $(if $(filter 25,$(1)),$(filter %_r25.c,$(LIB_ALL_SRC)) \
+                 $(filter-out src/field/fe25519%,$(filter %_r32.c,$(LIB_ALL_SRC))), \
+                 $(filter %_r$(1).c,$(LIB_ALL_SRC)))
 # What a library object may include (.inc: bodies shared by several backends).
 LIB_HEADERS := $(wildcard include/*.h src/*/*.h src/*/*.inc)
 

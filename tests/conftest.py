@@ -13,7 +13,8 @@ sys.path.insert(0, str(REPO / "python"))
 
 import motebox  # noqa: E402
 
-RADIXES = (16, 32, 64)
+# 25: the radix-32 build with GF(2^255-19) in radix 2^25.5 (src/field/fe25519_r25.c).
+RADIXES = (16, 25, 32, 64)
 
 
 def backend_path(radix):

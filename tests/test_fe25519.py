@@ -10,8 +10,11 @@ struct's bytes are the integer's 32 little-endian bytes on this little-endian ho
 every operation takes any value. r64 holds 5 limbs in radix 2^51 with two bound classes
 (src/field/fe25519.h): "tight" (limbs < 2^52: outputs of mul, sqr, mul121666, frombytes,
 set, invert; the only inputs add and sub accept) and "loose" (limbs < 2^54: outputs of add
-and sub; accepted by everything else). Each op is tested on the widest inputs its contract
-allows, and its outputs are checked against its output bound.
+and sub; accepted by everything else). r25 holds 10 limbs in radix 2^25.5 (26, 25, 26, ...
+bits, uint32_t) with the same two classes, bounds per limb parity (src/field/fe25519_r25.c):
+tight even < 2^26, odd < 2^25 + 2^16; loose even < 3 * 2^26, odd < 3 * 2^25 + 2^16.
+Each op is tested on the widest inputs its contract allows, and its outputs are checked
+against its output bound.
 """
 import ctypes
 import random
@@ -26,6 +29,12 @@ OPS = dict(add=0, sub=1, mul=2, sqr=3, mul121666=4, invert=5, copy=6, frombytes=
 ALIAS_F, ALIAS_G = 0x100, 0x200
 TIGHT, LOOSE = 2**52, 2**54          # r64 limb bounds (exclusive)
 OUT_BOUND = dict(add=LOOSE, sub=LOOSE)   # every other op returns tight values
+# r25: limb widths, offsets and per-limb bounds of the two classes.
+W25 = [26, 25] * 5
+OFF25 = [sum(W25[:i]) for i in range(10)]
+TIGHT25 = [2**26, 2**25 + 2**16] * 5
+LOOSE25 = [3 * 2**26, 3 * 2**25 + 2**16] * 5
+P25 = [2**26 - 19] + [2**w - 1 for w in W25[1:]]       # p in r25 limbs
 
 EDGES = sorted({0, 1, 2, 19, 38, 121665, 121666, P - 1, P, P + 1, P + 19, 2 * P - 1, 2 * P,
                 2 * P + 1, 2**255 - 1, 2**255, 2**255 + 18, 2**255 + 19, 2**256 - 39,
@@ -46,11 +55,20 @@ class Field:
                                     ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
         self.radix = self.so.fet_radix()
         self.size = self.so.fet_size()
-        assert self.size == (40 if self.radix == 64 else 32)
+        assert self.size == (40 if self.radix in (25, 64) else 32)
+        self.limbed = self.radix in (25, 64)   # limb lists with bound classes
 
     # ---- representation <-> integer ------------------------------------------------
     def enc(self, x):
-        """The representation of x (0 <= x < 2^256; for r64 also any list of 5 limbs)."""
+        """The representation of x (0 <= x < 2^256; for r64/r25 also any list of limbs)."""
+        if self.radix == 25:
+            if isinstance(x, (list, tuple)):
+                limbs = list(x)
+            else:
+                assert 0 <= x < 2**256
+                limbs = [(x >> o) & (2**w - 1) for o, w in zip(OFF25[:9], W25)] + [x >> 230]
+            assert len(limbs) == 10 and all(0 <= v < b for v, b in zip(limbs, LOOSE25)), limbs
+            return b"".join(v.to_bytes(4, "little") for v in limbs)
         if self.radix == 64:
             if isinstance(x, (list, tuple)):
                 limbs = list(x)
@@ -63,6 +81,9 @@ class Field:
 
     def dec(self, raw):
         """(value, limbs) of one representation."""
+        if self.radix == 25:
+            limbs = [int.from_bytes(raw[4 * i:4 * i + 4], "little") for i in range(10)]
+            return sum(v << o for v, o in zip(limbs, OFF25)), limbs
         if self.radix == 64:
             limbs = [int.from_bytes(raw[8 * i:8 * i + 8], "little") for i in range(5)]
             return sum(v << (51 * i) for i, v in enumerate(limbs)), limbs
@@ -72,6 +93,8 @@ class Field:
 
     def value(self, x):
         if isinstance(x, (list, tuple)):
+            if self.radix == 25:
+                return sum(v << o for v, o in zip(x, OFF25))
             return sum(v << (51 * i) for i, v in enumerate(x))
         return x
 
@@ -88,6 +111,9 @@ class Field:
             v, limbs = self.dec(raw[i:i + self.size])
             if self.radix == 64:
                 assert all(l < bound for l in limbs), f"r64 limb bound {bound:#x} violated: {limbs}"
+            if self.radix == 25:
+                b25 = LOOSE25 if bound == LOOSE else TIGHT25
+                assert all(l < b for l, b in zip(limbs, b25)), f"r25 limb bound violated: {limbs}"
             vals.append(v)
         return vals
 
@@ -109,7 +135,17 @@ def random_inputs(field, rng, n, loose=False):
     out = []
     for i in range(n):
         kind = i % 4
-        if field.radix == 64:
+        if field.radix == 25:
+            bnd = LOOSE25 if loose else TIGHT25
+            if kind == 0:      # tight ints stay below 2^255 (the top limb's tight bound)
+                out.append(rng.getrandbits(256 if loose else 255))
+            elif kind == 1:
+                out.append(rng.randrange(P))
+            else:
+                out.append([rng.choice((0, 1, b - 1, b - 2, 2**w - 1, min(2**w, b - 1), rng.randrange(b),
+                                        rng.getrandbits(w)))
+                            for b, w in zip(bnd, W25)])
+        elif field.radix == 64:
             if kind == 0:
                 out.append(rng.getrandbits(256))
             elif kind == 1:
@@ -139,7 +175,16 @@ def random_inputs(field, rng, n, loose=False):
 
 def edge_inputs(field, loose=False):
     xs = list(EDGES)
-    if field.radix == 64:
+    if field.radix == 25:
+        bnd = LOOSE25 if loose else TIGHT25
+        if not loose:
+            xs = [x for x in xs if x < 2**255]
+        top = [b - 1 for b in bnd]
+        xs += [top, [top[0]] + [0] * 8 + [top[9]], [0] + top[1:9] + [0],
+               [2**w - 1 for w in W25], P25]
+        if loose:
+            xs += [[2**w for w in W25], [2 * v for v in P25]]                 # 2p
+    elif field.radix == 64:
         m = (LOOSE if loose else TIGHT) - 1
         xs += [[m] * 5, [m, 0, 0, 0, m], [0, m, m, m, 0], [2**51] * 5, [2**51 - 1] * 5,
                [2**51 - 19, 2**51 - 1, 2**51 - 1, 2**51 - 1, 2**51 - 1],       # p
@@ -171,7 +216,7 @@ def cases(field):
 @pytest.fixture(scope="module")
 def loose_cases(field, cases):
     """The same for loose values (r64 only; elsewhere every value is accepted alike)."""
-    return make_cases(field, True) if field.radix == 64 else cases
+    return make_cases(field, True) if field.limbed else cases
 
 
 def check_binary(field, name, fn, a, b, alias=0):
@@ -273,6 +318,8 @@ def test_roundtrip(field):
 def test_iszero(field, loose_cases):
     a, _ = loose_cases
     zeros = [0, P, 2 * P]
+    if field.radix == 25:
+        zeros += [P25, [2 * v for v in P25]]
     if field.radix == 64:
         zeros += [[2**51 - 19, 2**51 - 1, 2**51 - 1, 2**51 - 1, 2**51 - 1],
                   [2**52 - 38, 2**52 - 2, 2**52 - 2, 2**52 - 2, 2**52 - 2],

@@ -21,7 +21,7 @@ from elftools.elf.elffile import ELFFile
 from conftest import BUILD, REPO
 
 # The variants the build always produces (mk/: host radixes, M4 portable and -asm, MSP430).
-REQUIRED_ARCHIVES = ["host/r16", "host/r32", "host/r64",
+REQUIRED_ARCHIVES = ["host/r16", "host/r25", "host/r32", "host/r64",
                      "m4/O2", "m4/Os", "m4/O2-asm", "m4/Os-asm",
                      "msp430/O2", "msp430/Os"]
 

@@ -6,6 +6,8 @@
  *   16  fe25519_r16.c  16 x 16-bit limbs, radix 2^16  (MSP430 representation, [DHH+15])
  *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, [DS16])
  *   64  fe25519_r64.c   5 x 51-bit limbs in uint64_t   (64-bit hosts)
+ *   25  fe25519_r25.c  10 x 26/25-bit limbs in uint32_t, radix 2^25.5 (portable C on
+ *                      32-bit cores; MB_RADIX=25 sets MB_FE25519_R25, see radix.h)
  * r16 and r32 keep encoding, decoding and set in fe25519_io_r16.c / fe25519_io_r32.c, so
  * that the arithmetic file alone is replaced by arch/<chip>/ assembly.
  * arch/<chip>/ may replace a portable backend file with assembly exporting the same
@@ -15,7 +17,7 @@
  * only kept reduced mod 2^256-38 (= 2 * (2^255-19)) during the ladder, and reduced mod
  * 2^255-19 only in mb_fe25519_tobytes. Every r16/r32 operation accepts any value.
  *
- * The r64 backend saves the carry pass of add and sub (fiat-crypto style bounds):
+ * The r64 and r25 backends save the carry pass of add and sub (fiat-crypto style bounds):
  * "tight" values (limbs < 2^52) come out of mul, sqr, mul121666, frombytes, set and
  * invert; "loose" values (limbs < 2^54) come out of add and sub. Hence the rule every
  * caller follows, whatever the backend:
@@ -34,7 +36,9 @@
 
 #include "field/radix.h"
 
-#if MB_RADIX == 16
+#if MB_FE25519_R25
+typedef struct { uint32_t v[10]; } fe25519;
+#elif MB_RADIX == 16
 typedef struct { uint16_t v[16]; } fe25519;
 #elif MB_RADIX == 32
 typedef struct { uint32_t v[8]; } fe25519;

@@ -14,7 +14,7 @@
 #include "field/fe25519.h"
 #include "util/ct.h"
 
-#if MB_RADIX == 32
+#if MB_RADIX == 32 && !MB_FE25519_R25
 
 #define NL 8   /* limbs */
 

@@ -8,7 +8,9 @@
  *   32  fep256_r32.c + fep256_arith_r32.c   8 x 32-bit limbs (Cortex-M4)
  *   64  fep256_r64.c + fep256_arith_r64.c   4 x 64-bit limbs (hosts with __int128)
  * All three share one portable body: the limbs in fep256_limbs.inc, the arithmetic (add,
- * sub, mul, sqr, sqr_n) in fep256_mont_arith.inc, the rest in fep256_mont.inc.
+ * sub, mul, sqr, sqr_n) in fep256_mont_arith.inc, the rest in fep256_mont.inc; r32 has
+ * its own add, sub, mul and sqr (operand scanning, one UMLAL per product: C on 32-bit
+ * cores) in fep256_arith_r32.c. MB_RADIX=25 builds use the r32 files.
  * arch/<chip>/ may replace the arithmetic file fep256_arith_rNN.c with assembly
  * exporting the same symbols.
  *

@@ -21,7 +21,8 @@ int fet_run(int op, size_t n, const uint8_t *a, const uint8_t *b, const uint8_t 
 void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t u[32],
                 const uint8_t *rnd);
 
-int fet_radix(void) { return MB_RADIX; }
+/* 25 for the radix-2^25.5 backend (built as MB_RADIX=25, which radix.h turns into 32). */
+int fet_radix(void) { return MB_FE25519_R25 ? 25 : MB_RADIX; }
 
 /* The projective result (X : Z) of the ladder, canonical bytes, as mb_x25519_scalarmult
  * sets it up: plain (rnd == NULL) or randomized (lambda, rho from rnd as documented in

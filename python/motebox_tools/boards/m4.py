@@ -30,8 +30,12 @@ from ..paths import build_root, python_path, repo
 
 TITLE = "Arm Cortex-M4 (QEMU mps2-an386; motebox cycle model)"
 # build/m4/<variant> -> what the bench rows call it
-VARIANTS = {"O2": "portable C r32, -O2", "Os": "portable C r32, -Os",
-            "O2-asm": "arch/cortex-m4 asm + C, -O2", "Os-asm": "arch/cortex-m4 asm + C, -Os"}
+VARIANTS = {"O2": "portable C r25, -O2", "Os": "portable C r32, -Os",
+            "O2-asm": "arch/cortex-m4 asm + C, -O2", "Os-asm": "arch/cortex-m4 asm + C, -Os",
+            "monocypher-O2": "Monocypher 4.0.3 (peer, portable C), -O2"}
+# Peer variants (mk/m4.mk, bench/target/bench_peer.c): their library and the symbols each
+# of their operations reaches, for the code-size column.
+PEERS = {"monocypher-O2": ("libmonocypher.a", {"x25519": ["crypto_x25519"]})}
 QEMU = "qemu-system-arm"
 # Semihosting console on stdout, nothing else attached (QEMU 7.2 semihosting routing, checked on Debian 12).
 QEMU_ARGS = ["-M", "mps2-an386", "-display", "none", "-monitor", "none", "-serial", "none",
@@ -346,8 +350,11 @@ def bench(argv=None):
         label, symbols = OPS.get(op, (op, None))
         for k, (v, m) in enumerate(entries):
             code = None
-            if symbols:
-                code, undef = code_size(args.build / v / "libmotebox.a", symbols)
+            lib, syms = args.build / v / "libmotebox.a", symbols
+            if v in PEERS:
+                lib, syms = args.build / v / PEERS[v][0], PEERS[v][1].get(op)
+            if syms:
+                code, undef = code_size(lib, syms)
                 if undef:
                     print(f"bench m4: warning: {op} ({v}) needs {', '.join(undef)} from outside "
                           "the library", file=sys.stderr)
@@ -365,7 +372,11 @@ def bench(argv=None):
             "motebox Cortex-M4 cycle model (python/motebox_tools/sim/m4/: unicorn execution, "
             "Cortex-M4 TRM r0p1 Table 3-1 timings, zero wait states; docs/M4_TIMING.md) running "
             "bench/target/bench.c built for the QEMU mps2-an386 board; "
-            f"arm-none-eabi-gcc {gcc_version()} -mcpu=cortex-m4 -mthumb, MB_RADIX=32. "
+            f"arm-none-eabi-gcc {gcc_version()} -mcpu=cortex-m4 -mthumb; O2 "
+            "MB_RADIX=25 (GF(2^255-19) in radix 2^25.5, the rest radix 32), Os and the "
+            "assembly variants MB_RADIX=32. Peer row: Monocypher 4.0.3's crypto_x25519 (pymonocypher 4.0.3.4 "
+            "source distribution, downloaded by make bench) built -O2 with the same CPU flags, "
+            "board and model (bench/target/bench_peer.c). "
             "Cycles: DWT_CYCCNT around one call incl. argument set-up, call and return "
             f"(counter-read overhead subtracted: {over} cycles; operations returning a "
             "status are called through a wrapper that stores it, adding a few cycles and "
