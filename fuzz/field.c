@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The field backends against a big-integer oracle (OpenSSL BN), built once per radix
- * (-DMB_RADIX=16|32|64, linked to that radix's library): a little register machine runs
+ * (-DMB_RADIX=16|25|32|64, linked to that radix's library): a little register machine runs
  * a fuzzer-chosen program of field operations on arbitrary limb patterns and checks
  * every result against the oracle.
  *
  * GF(2^255-19) (src/field/fe25519.h): r16/r32 values are any 256-bit integers, so the
  * registers start from any bytes; r64 registers start tight (limbs < 2^52) or loose
- * (< 2^54) with any bits below, add/sub only take tight inputs (the documented rule),
+ * (< 2^54) with any bits below, r25 ones below their class bounds (r25_bound), add/sub only take tight inputs (the documented rule),
  * and every output is checked against its class bound (mul, sqr, ... tight; add, sub
  * loose). Every value is compared mod p.
  * GF(p256) (src/field/fep256.h): every value is < p and compared exactly (Montgomery
@@ -59,10 +59,35 @@ static void bn_le(BIGNUM *r, const void *p, size_t len)
 
 enum { TIGHT, LOOSE };
 
+/* r64 and r25 bound their limbs in two classes (add/sub need tight inputs). */
+#define TWO_CLASSES (MB_RADIX == 64 || MB_FE25519_R25)
+
+#if MB_FE25519_R25
+/* r25 (src/field/fe25519_r25.c): limb i starts at bit ceil(25.5 i). Class bounds:
+ * tight: even limbs < 2^26, odd < 2^25 + 2^16; loose: even < 3 * 2^26, odd < 3 * 2^25
+ * + 2^16. */
+static unsigned r25_offset(int i) { return (unsigned)(51 * i + 1) / 2; }
+static uint32_t r25_bound(int i, int cls)
+{
+    uint32_t b = (uint32_t)1 << (i % 2 ? 25 : 26);
+    return (cls == TIGHT ? b : 3 * b) + (i % 2 ? ((uint32_t)1 << 16) : 0);
+}
+#endif
+
 /* The integer an fe25519 holds. */
 static void fe_value(BIGNUM *r, const fe25519 *f)
 {
-#if MB_RADIX == 64
+#if MB_FE25519_R25
+    int i;
+    BIGNUM *t = BN_new();
+    BN_zero(r);
+    for (i = 0; i < 10; i++) {
+        BN_set_word(t, f->v[i]);
+        BN_lshift(t, t, (int)r25_offset(i));
+        BN_add(r, r, t);
+    }
+    BN_free(t);
+#elif MB_RADIX == 64
     int i;
     BN_zero(r);
     for (i = 4; i >= 0; i--) {
@@ -74,10 +99,15 @@ static void fe_value(BIGNUM *r, const fe25519 *f)
 #endif
 }
 
-/* r64: every limb below its class bound (2^52 tight, 2^54 loose). */
+/* r64: every limb below its class bound (2^52 tight, 2^54 loose); r25: r25_bound. */
 static void fe_bound(const fe25519 *f, int cls, const char *op)
 {
-#if MB_RADIX == 64
+#if MB_FE25519_R25
+    int i;
+    for (i = 0; i < 10; i++)
+        FZ_CHECK(f->v[i] < r25_bound(i, cls), "%s: limb %d = %lx out of its bound", op, i,
+                 (unsigned long)f->v[i]);
+#elif MB_RADIX == 64
     int i;
     for (i = 0; i < 5; i++)
         FZ_CHECK(f->v[i] >> (cls == TIGHT ? 52 : 54) == 0, "%s: limb %d = %llx out of its bound",
@@ -114,7 +144,12 @@ static void run_fe25519(fz_in *in)
         fz_take(in, raw, sizeof raw);
         memcpy(&R[i], raw, sizeof raw);
         cls[i] = (init >> i) & 1 ? LOOSE : TIGHT;
-#if MB_RADIX == 64
+#if MB_FE25519_R25
+        {
+            int j;
+            for (j = 0; j < 10; j++) R[i].v[j] %= r25_bound(j, cls[i]);
+        }
+#elif MB_RADIX == 64
         {
             int j;
             for (j = 0; j < 5; j++) R[i].v[j] &= ((uint64_t)1 << (cls[i] == TIGHT ? 52 : 54)) - 1;
@@ -132,7 +167,7 @@ static void run_fe25519(fz_in *in)
         switch (op) {
         case 0:
         case 1:
-            if (MB_RADIX == 64 && (cls[sr] != TIGHT || cls[ur] != TIGHT)) continue;
+            if (TWO_CLASSES && (cls[sr] != TIGHT || cls[ur] != TIGHT)) continue;
             if (op == 0) {
                 mb_fe25519_add(&R[dr], &R[sr], &R[ur]);
                 BN_mod_add(O[dr], O[sr], O[ur], P25519, bnctx);

@@ -44,7 +44,7 @@ def p256_cases():
 
 def seeds():
     s = {h: [] for h in ("box_open", "stream", "x25519", "p256", "sym",
-                          "field_r16", "field_r32", "field_r64")}
+                          "field_r16", "field_r25", "field_r32", "field_r64")}
     xc = x25519_cases()
     sk, pk = xc[0]
     k, n = bytes(range(32)), bytes(range(100, 124))
@@ -107,8 +107,8 @@ def seeds():
     edges = [b"\xff" * 32, (P25519 - 1).to_bytes(32, "little"), P25519.to_bytes(32, "little"),
              (2 * P25519).to_bytes(32, "little"), ((1 << 256) - 38).to_bytes(32, "little")]
     p256e = [(P256 - 1).to_bytes(32, "big"), P256.to_bytes(32, "big"), b"\xff" * 32, bytes(32)]
-    for radix in (16, 32, 64):
-        size = {16: 32, 32: 32, 64: 40}[radix]
+    for radix in (16, 25, 32, 64):
+        size = {16: 32, 25: 40, 32: 32, 64: 40}[radix]
         regs = b"".join((e * 2)[:size] for e in edges[:4])
         prog = bytes(b for op in range(12) for b in (op, op % 4, (op + 1) % 4, (op + 2) % 4))
         s[f"field_r{radix}"].append(bytes([0, 0]) + regs + prog)

@@ -13,8 +13,8 @@ import pytest
 from conftest import BUILD, REPO
 
 FUZZ_TIME = int(os.environ.get("MOTEBOX_FUZZ_TEST_SECONDS", "10"))
-HARNESSES = ["box_open", "stream", "x25519", "p256", "sym", "field_r16", "field_r32",
-             "field_r64"]
+HARNESSES = ["box_open", "stream", "x25519", "p256", "sym", "field_r16", "field_r25",
+             "field_r32", "field_r64"]
 if (REPO / "fuzz" / "sim430_fuzz.c").exists():
     HARNESSES.append("sim430")
 FLAGS = ["-timeout=30", "-rss_limit_mb=2560", "-max_len=4096"]

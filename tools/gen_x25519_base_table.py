@@ -11,8 +11,9 @@ recoded scalar. Block j's entry idx (idx < 2^(t-1)) is
 with B8 = 8 B, B the edwards25519 point birationally equivalent to u = 9 (y = 4/5, x
 even). An entry is stored as ((y + x)/2, (y - x)/2, d x y) mod p: the point with
 projective Z = 1/2, which makes the mixed addition's 2 Z1 Z2 equal Z1 (no doubling of
-Z1). Every configuration in CONFIGS is emitted, each for the three field radixes
-(limb initializers of fe25519 for r16, r32, r64), selected by the preprocessor.
+Z1). Every configuration in CONFIGS is emitted, each in the limbs of every field
+representation (fe25519 initializers for r25, r16, r32, r64), selected by the
+preprocessor.
 """
 import argparse
 import sys
@@ -113,7 +114,14 @@ def entries(t, b):
     return table
 
 
+# Radix 2^25.5 (MB_RADIX=25, src/field/fe25519_r25.c): limb i starts at bit
+# ceil(25.5 i), 26 and 25 bits wide alternately.
+R25_OFFSETS = [(51 * i + 1) // 2 for i in range(10)]
+
+
 def limbs(v, radix):
+    if radix == 25:
+        return [(v >> o) & (2**(26 - i % 2) - 1) for i, o in enumerate(R25_OFFSETS)], "u"
     if radix == 64:
         return [(v >> (51 * i)) & (2**51 - 1) for i in range(5)], "u"
     n = 256 // radix
@@ -122,7 +130,7 @@ def limbs(v, radix):
 
 def fe_init(v, radix):
     ls, suffix = limbs(v, radix)
-    digits = {16: 4, 32: 8, 64: 13}[radix]
+    digits = {16: 4, 25: 7, 32: 8, 64: 13}[radix]
     return "{{" + ", ".join(f"0x{x:0{digits}x}{suffix}" for x in ls) + "}}"
 
 
@@ -144,8 +152,10 @@ def render():
         w(f"{'#if' if first else '#elif'} MB_X25519_BASE_TEETH == {t} && MB_X25519_BASE_BLOCKS == {b}"
           f"   /* spacing {s}, {b * 2 ** (t - 1)} entries, {b * 2 ** (t - 1) * 96} bytes */")
         first = False
-        for radix in (16, 32, 64):
-            w(f"#  {'if' if radix == 16 else 'elif'} MB_RADIX == {radix}")
+        for radix in (25, 16, 32, 64):
+            # radix 25 first: its builds also say MB_RADIX == 32 (field/radix.h)
+            cond = "MB_FE25519_R25" if radix == 25 else f"MB_RADIX == {radix}"
+            w(f"#  {'if' if radix == 25 else 'elif'} {cond}")
             w("const mb_x25519_base_entry mb_x25519_base_table[MB_X25519_BASE_BLOCKS]"
               "[MB_X25519_BASE_ENTRIES] = {")
             for j, row in enumerate(tab):
