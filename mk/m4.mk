@@ -36,7 +36,7 @@ M4_PLAT   := platforms/mps2-an386
 M4_FW_INC := -Iplatforms
 
 M4_LIB_SRC   := $(call lib_src,32)
-M4_FW_HEADERS = $(LIB_HEADERS) $(wildcard platforms/*.h platforms/common/*.h tests/target/*.h)
+M4_FW_HEADERS = $(LIB_HEADERS) $(wildcard platforms/*.h platforms/common/*.h tests/target/*.h bench/target/*.h)
 M4_HAVE_P256 := $(if $(wildcard src/proto/p256*.c),1,0)
 M4_PLAT_SRC  := $(M4_PLAT)/startup.c $(M4_PLAT)/hal.c $(M4_PLAT)/mem.c platforms/common/tprint.c
 M4_GEN       := $(M4_DIR)/gen
@@ -77,7 +77,7 @@ $(M4_DIR)/$(1)/suite-%.elf: tests/target/suite.c $(M4_GEN)/%/suite_vectors.h $$(
 	$(M4_CC) $(M4_LDFLAGS) -o $$@ $(M4_DIR)/$(1)/obj/suite-$$*.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a -lgcc
 $(M4_DIR)/$(1)/ct.elf: $(M4_DIR)/$(1)/obj/tests/target/ct.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a
 	$(M4_CC) $(M4_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) -lgcc
-$(M4_DIR)/$(1)/bench.elf: $(M4_DIR)/$(1)/obj/bench/target/bench.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a
+$(M4_DIR)/$(1)/bench.elf: $(M4_DIR)/$(1)/obj/bench/target/bench.o $(M4_DIR)/$(1)/obj/bench/target/bench_run.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a
 	$(M4_CC) $(M4_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) -lgcc
 
 M4_ALL += $(M4_DIR)/$(1)/libmotebox.a $(M4_DIR)/$(1)/bench.elf
@@ -120,9 +120,9 @@ $(M4_PEER)/libmonocypher.a: $(MONO_DIR)/monocypher.c $(MONO_DIR)/monocypher.h
 	@mkdir -p $(@D)
 	$(M4_CC) $(MONO_CF) -c $< -o $(@D)/monocypher.o
 	@rm -f $@; $(M4_AR) rcs $@ $(@D)/monocypher.o
-$(M4_PEER)/bench.elf: bench/target/bench_peer.c $(M4_PEER)/libmonocypher.a $(M4_PLATOBJ_O2)
+$(M4_PEER)/bench.elf: bench/target/bench_peer.c $(M4_DIR)/O2/obj/bench/target/bench_run.o $(M4_PEER)/libmonocypher.a $(M4_PLATOBJ_O2)
 	$(M4_CC) $(M4_CF_O2) $(M4_FW_INC) -I$(MONO_DIR) -c $< -o $(M4_PEER)/bench_peer.o
-	$(M4_CC) $(M4_LDFLAGS) -o $@ $(M4_PEER)/bench_peer.o $(M4_PLATOBJ_O2) $(M4_PEER)/libmonocypher.a -lgcc
+	$(M4_CC) $(M4_LDFLAGS) -o $@ $(M4_PEER)/bench_peer.o $(M4_DIR)/O2/obj/bench/target/bench_run.o $(M4_PLATOBJ_O2) $(M4_PEER)/libmonocypher.a -lgcc
 
 .PHONY: m4 bench-m4 demo-m4 m4-peer
 m4: $(M4_ALL)

@@ -34,7 +34,7 @@ MSP430_FW_INC := -Iplatforms -I$(MSP430_PLAT)
 MSP430_LDFLAGS := --gc-sections
 
 MSP430_LIB_SRC   := $(call lib_src,16)
-MSP430_FW_HEADERS = $(LIB_HEADERS) $(wildcard platforms/*.h platforms/common/*.h $(MSP430_PLAT)/*.h tests/target/*.h)
+MSP430_FW_HEADERS = $(LIB_HEADERS) $(wildcard platforms/*.h platforms/common/*.h $(MSP430_PLAT)/*.h tests/target/*.h bench/target/*.h)
 MSP430_HAVE_P256 := $(if $(wildcard src/proto/p256*.c),1,0)
 MSP430_GEN       := $(MSP430_DIR)/gen
 MSP430_RT_COMMON := crt0 hal hal_stack rt_shift rt_mem rt_div
@@ -115,10 +115,10 @@ endef
 MSP430_FW_OBJ_suite    = obj/suite.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_suite-p256 = obj/suite_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct       = obj/tests/target/ct.o obj/platforms/common/tprint.o
-MSP430_FW_OBJ_bench    = obj/bench/target/bench.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_bench    = obj/bench/target/bench.o obj/bench/target/bench_run.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct-p256  = obj/ct_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_fault    = obj/tests/target/fault.o obj/platforms/common/tprint.o
-MSP430_FW_OBJ_bench-p256 = obj/bench_p256.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_bench-p256 = obj/bench_p256.o obj/bench/target/bench_run.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_rt_check = obj/rt_check.o
 MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256 ct-p256 bench-p256) \
               $(if $(wildcard tests/target/ct.c),ct) \

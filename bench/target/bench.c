@@ -6,11 +6,10 @@
  *   bench op=NAME runs=N min=A median=B max=C stack=S [bytes=L]
  * Cycles include the call (argument set-up, call, return: as [DS16] counts them);
  * the cost of reading the counter itself, measured on an empty call, is subtracted and
- * printed as `bench overhead=N`. Uses hal.h only; small RAM (MSP430: 2 KB). */
+ * printed as `bench overhead=N` (the loop: bench_run.c). Small RAM (MSP430: 2 KB). */
 #include <stdint.h>
 #include "motebox.h"
-#include "hal.h"
-#include "common/tprint.h"
+#include "bench_run.h"
 #include "field/fe25519.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
@@ -28,12 +27,6 @@
 #error "BENCH_P256_ONLY needs MB_HAVE_P256"
 #endif
 #define BENCH_REST (!BENCH_P256_ONLY)
-#ifndef BENCH_RUNS
-#define BENCH_RUNS 15u      /* cheap operations */
-#endif
-#ifndef BENCH_RUNS_SLOW
-#define BENCH_RUNS_SLOW 3u  /* scalar multiplications, inversion */
-#endif
 #ifndef BENCH_BOX_BYTES
 #define BENCH_BOX_BYTES 1024u  /* box / secretbox message length; >= 64 (a smaller board may lower it) */
 #endif
@@ -64,7 +57,6 @@ static volatile int sink;
 
 /* One wrapper per operation: gcc turns most into a tail call, so the measured call is
  * the library call with its arguments loaded. */
-static void op_empty(void) {}
 #if BENCH_REST
 static void op_fe_add(void) { mb_fe25519_add(&fe_h, &fe_f, &fe_g); }
 static void op_fe_sub(void) { mb_fe25519_sub(&fe_h, &fe_f, &fe_g); }
@@ -87,13 +79,6 @@ static void op_box_stream_64(void) { sink = mb_box_stream_update(&stream, msg, m
 static void op_secretbox(void) { sink = mb_secretbox(box, msg, BENCH_BOX_BYTES, nonce, key); }
 static void op_box(void) { sink = mb_box(box, msg, BENCH_BOX_BYTES, nonce, pk, sk); }
 #endif
-
-struct bench_op {
-    const char *name;
-    void (*fn)(void);
-    uint8_t slow;
-    uint16_t bytes;  /* message length for the box operations, else 0 */
-};
 
 static const struct bench_op ops[] = {
 #if BENCH_REST
@@ -120,106 +105,36 @@ static const struct bench_op ops[] = {
 #endif
 };
 
-/* Deterministic filler (xorshift32): inputs need not be random, only not special. */
-static uint32_t seed = 0x2545F491u;
-static void fill(uint8_t *p, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        p[i] = (uint8_t)seed;
-    }
-}
-
 static void setup(void)
 {
     uint8_t b[32];
 #if BENCH_REST
-    fill(b, 32);
+    bench_fill(b, 32);
     mb_fe25519_frombytes(&fe_f, b);
-    fill(b, 32);
+    bench_fill(b, 32);
     mb_fe25519_frombytes(&fe_g, b);
-    fill(sk, 32);
-    fill(rnd, 32);
-    fill(nonce, 24);
-    fill(key, 32);
-    fill(msg, sizeof msg);
-    fill(b, 32);
+    bench_fill(sk, 32);
+    bench_fill(rnd, 32);
+    bench_fill(nonce, 24);
+    bench_fill(key, 32);
+    bench_fill(msg, sizeof msg);
+    bench_fill(b, 32);
     sink = mb_x25519_base(pk, b);
     mb_box_stream_init(&stream, key, nonce);
     mb_poly1305_init(&poly, key);
 #endif
 #if MB_HAVE_P256
-    fill(p256_sk, 32);
+    bench_fill(p256_sk, 32);
     p256_sk[0] &= 0x7F;  /* below the group order */
-    fill(b, 32);
+    bench_fill(b, 32);
     b[0] &= 0x7F;
     sink = mb_p256_base(p256_pk, b);
 #endif
 }
 
-static uint32_t measure(void (*fn)(void))
-{
-    uint32_t t0, t1;
-    t0 = hal_cycles();
-    fn();
-    t1 = hal_cycles();
-    return t1 - t0;
-}
-
-static void sort(uint32_t *v, unsigned n)
-{
-    unsigned i, j;
-    for (i = 1; i < n; i++) {
-        uint32_t x = v[i];
-        for (j = i; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
-        v[j] = x;
-    }
-}
-
-static void field(const char *name, uint32_t v)
-{
-    tp_str(" ");
-    tp_str(name);
-    tp_str("=");
-    tp_u32(v);
-}
-
 int main(void)
 {
-    uint32_t c[BENCH_RUNS > BENCH_RUNS_SLOW ? BENCH_RUNS : BENCH_RUNS_SLOW];
-    uint32_t overhead;
-    unsigned i, k, n;
-    size_t stack;
-
     setup();
-    for (k = 0; k < BENCH_RUNS; k++) c[k] = measure(op_empty);
-    sort(c, BENCH_RUNS);
-    overhead = c[0];
-    tp_str("bench overhead=");
-    tp_u32(overhead);
-    tp_nl();
-
-    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        n = ops[i].slow ? BENCH_RUNS_SLOW : BENCH_RUNS;
-        hal_stack_paint();
-        ops[i].fn();
-        stack = hal_stack_used();
-        for (k = 0; k < n; k++) c[k] = measure(ops[i].fn) - overhead;
-        sort(c, n);
-        tp_str("bench op=");
-        tp_str(ops[i].name);
-        field("runs", n);
-        field("min", c[0]);
-        field("median", c[n / 2]);
-        field("max", c[n - 1]);
-        field("stack", (uint32_t)stack);
-        if (ops[i].bytes) field("bytes", ops[i].bytes);
-        tp_nl();
-    }
-    tp_str("bench done");
-    tp_nl();
+    bench_run(ops, sizeof ops / sizeof ops[0]);
     return 0;
 }
