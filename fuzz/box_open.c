@@ -53,13 +53,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {

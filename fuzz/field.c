@@ -444,13 +444,7 @@ static void run_fep256(fz_in *in)
     BN_free(t2);
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {

@@ -81,6 +81,16 @@ static inline void fz_hex(const char *name, const uint8_t *p, size_t n)
         if (selftest_) FZ_FAIL("self-test (MB_FUZZ_SELFTEST is set)");                 \
     } while (0)
 
+/* The entry point of a differential harness: the self-test, then fn(data, size), the
+ * harness's own static function (defined after this line). */
+#define FZ_ENTRY(fn)                                                                   \
+    static int fn(const uint8_t *data, size_t size);                                   \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                       \
+    {                                                                                  \
+        FZ_SELFTEST();                                                                 \
+        return fn(data, size);                                                         \
+    }
+
 /* libFuzzer's entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

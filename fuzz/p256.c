@@ -85,13 +85,7 @@ static void derive(uint8_t *enc, size_t len, const uint8_t sk2[32])
     BN_free(k);
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {

@@ -257,13 +257,7 @@ static void misuse(const uint8_t k[32], const uint8_t n[24], uint32_t flags, fz_
     mb_wipe(&s, sizeof s);
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {

@@ -34,13 +34,7 @@ static void same(const char *what, const uint8_t *got, const uint8_t *want, size
     }
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {

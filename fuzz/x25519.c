@@ -51,13 +51,7 @@ static void check(const char *what, int r, const uint8_t out[32], int r_sod,
         FZ_CHECK(fz_all_zero(out, 32), "%s: output not zeroed on reject", what);
 }
 
-static int test_one(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    FZ_SELFTEST();
-    return test_one(data, size);
-}
+FZ_ENTRY(test_one)
 
 static int test_one(const uint8_t *data, size_t size)
 {
