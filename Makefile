@@ -39,6 +39,19 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	@touch $@
 
+# `make demo NODE=host` installs only what the host demo needs: a C compiler and the
+# packages of requirements-demo.txt (no cross compilers, simulators or plotting). When the
+# full setup is there already, nothing more is installed.
+DEMO_APT_host := build-essential python3-venv
+.PHONY: demo-setup-host
+demo-setup-host:
+	@tools/ensure-apt.sh $(DEMO_APT_host)
+	@test -f $(VENV)/.installed || test -f $(VENV)/.installed-demo || { \
+	  { test -x $(PY) || python3 -m venv $(VENV); } && \
+	  $(PY) -m pip install -q --disable-pip-version-check -r requirements-demo.txt && \
+	  $(PY) -m pip install -q --disable-pip-version-check --no-deps -e . && \
+	  touch $(VENV)/.installed-demo; }
+
 # --- the two user commands ---------------------------------------------------
 # Installation first, then the builds in parallel.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -46,7 +59,7 @@ test: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all $(TEST_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS) tests
 
-demo: setup
+demo: $(if $(DEMO_APT_$(NODE)),demo-setup-$(NODE),setup)
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(DEMO_DEPS_$(NODE))
 	@$(PY) -m motebox_tools.demo --node $(NODE)
 

@@ -3,7 +3,10 @@
 # file list (vendor IDEs, Arduino-style "compile these"):
 #   cmake [-DMOTEBOX_ARCH=cortex-m4|msp430x|portable] [-DMOTEBOX_RADIX=NN]
 #         [-DMOTEBOX_MSP430_MPY=mpy32|mpy16] -P cmake/print-sources.cmake
-# Compile them with -Iinclude -Isrc -DMB_RADIX=NN (msp430x: also -I<board.h folder>).
+# Compile them with -Iinclude -Isrc -DMB_RADIX=NN (msp430x: also -I<board.h folder> and
+# -DMB_MSP430_MPY=16 for mpy16; portable on a chip that has a backend: -DMB_PORTABLE).
+# Or compile every file of src/ and arch/<chip>/: src/util/backend.h then leaves out the
+# same files (README "Add motebox to your firmware").
 cmake_minimum_required(VERSION 3.16)
 get_filename_component(_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 include("${_root}/cmake/MoteboxSources.cmake")

@@ -82,12 +82,14 @@ compile-check: $(call lib_obj,$(CCK)/$(1),$(3))
 endef
 $(foreach r,$(RADIXES),$(eval $(call cc_check,gcc-r$(r),gcc -O2,$(r))))
 $(foreach r,$(RADIXES),$(eval $(call cc_check,clang-r$(r),clang -O2,$(r))))
-$(eval $(call cc_check,m4-r32,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding,32))
+# MB_PORTABLE (helper G, issue #16): the portable files, which would give way to the chip's
+# assembly here (src/util/backend.h); tests/test_compile_all.py compiles the assembly builds.
+$(eval $(call cc_check,m4-r32,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding -DMB_PORTABLE,32))
 # The Cortex-M4 portable builds' radix 25, both code paths of fe25519_r25.c (-O2, -Os).
 $(eval $(call cc_check,m4-r25,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding,25))
 $(eval $(call cc_check,m4-r25-Os,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os -ffreestanding,25))
 $(eval $(call cc_check,clang-r25-Os,clang -Os,25))
-$(eval $(call cc_check,msp430-r16,clang --target=msp430 -O2 -ffreestanding,16))
+$(eval $(call cc_check,msp430-r16,clang --target=msp430 -O2 -ffreestanding -DMB_PORTABLE,16))
 
 # --- MB_NO_FIXED_BASE (issue #12): the library without the fixed-base tables (key
 # generation through the ladders). build/host/nofb/libmotebox.so (radix 64) for
@@ -107,5 +109,5 @@ $(XB4)/libmotebox.so: $(call lib_obj,$(XB4)/obj,16)
 	$(CHK_CC) -shared -o $@ $^
 hostcheck: $(XB4)/libmotebox.so
 $(eval $(call cc_check,clang-r16-nofb,clang -O2 -DMB_NO_FIXED_BASE,16))
-$(eval $(call cc_check,m4-r32-nofb,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding -DMB_NO_FIXED_BASE,32))
-$(eval $(call cc_check,msp430-r16-nofb,clang --target=msp430 -O2 -ffreestanding -DMB_NO_FIXED_BASE,16))
+$(eval $(call cc_check,m4-r32-nofb,arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O2 -ffreestanding -DMB_PORTABLE -DMB_NO_FIXED_BASE,32))
+$(eval $(call cc_check,msp430-r16-nofb,clang --target=msp430 -O2 -ffreestanding -DMB_PORTABLE -DMB_NO_FIXED_BASE,16))

@@ -5,7 +5,7 @@
 # Every .c in src/*/ is a library source. A field backend is named *_rNN.c (NN = 16, 32,
 # 64); a build compiles the backends of one radix and every radix-independent file.
 # Radix 25 is the radix-32 build with GF(2^255-19) in radix 2^25.5: fe25519*_r25.c
-# replace fe25519*_r32.c, every other backend is *_r32.c (src/field/radix.h).
+# replace fe25519*_r32.c, every other backend is *_r32.c (src/util/backend.h).
 
 RADIXES     := 16 25 32 64
 # The host's C compiler (host library, checks, host bench).

@@ -46,10 +46,13 @@ define m4_variant
 M4_SRC_$(1)     := $(if $(3),$(call arch_src,$(3),,$(M4_LIB_SRC)),$(call lib_src,$(M4_RADIX_$(1))))
 M4_LIBOBJ_$(1)  := $$(patsubst %,$(M4_DIR)/$(1)/obj/%.o,$$(basename $$(M4_SRC_$(1))))
 M4_PLATOBJ_$(1) := $$(patsubst %.c,$(M4_DIR)/$(1)/obj/%.o,$(M4_PLAT_SRC))
-M4_CF_$(1)      := $(M4_CFLAGS) $(2) -DMB_RADIX=$(if $(3),32,$(M4_RADIX_$(1))) -DMB_HAVE_P256=$(M4_HAVE_P256)
+# MB_PORTABLE: the portable variants' files must not give way to the assembly (their
+# replaced files compile to nothing when the chip's backend is active: util/backend.h).
+M4_CF_$(1)      := $(M4_CFLAGS) $(2) -DMB_RADIX=$(if $(3),32,$(M4_RADIX_$(1))) -DMB_HAVE_P256=$(M4_HAVE_P256) \
+                   $(if $(3),,-DMB_PORTABLE)
 # Every object of the variant depends on its stamp, rewritten only when the configuration
 # changes (P-256 sources appear, the source lists or the flags change).
-M4_STAMP_$(1)   := $(call config_stamp,$(M4_DIR)/$(1),$(M4_CFLAGS) $(2) p256=$(M4_HAVE_P256) \
+M4_STAMP_$(1)   := $(call config_stamp,$(M4_DIR)/$(1),$(M4_CFLAGS) $(2) p256=$(M4_HAVE_P256) $(if $(3),,-DMB_PORTABLE) \
                      radix=$(if $(3),32,$(M4_RADIX_$(1))) \
                      $(if $(3),$(M4_LIB_SRC),$(call lib_src,$(M4_RADIX_$(1)))) \
                      $(if $(3),$(call arch_config,$(3))))

@@ -63,10 +63,13 @@ $(foreach m,$(MSP430_MPYS),$(eval $(call msp430_rt,$(m))))
 define msp430_lib
 MSP430_SRC_$(1)    := $(if $(3),$(call arch_src,$(3),$(4),$(MSP430_LIB_SRC)),$(MSP430_LIB_SRC))
 MSP430_LIBOBJ_$(1) := $$(patsubst %,$(MSP430_DIR)/$(1)/obj/%.o,$$(basename $$(MSP430_SRC_$(1))))
-MSP430_CF_$(1)     := $(MSP430_CFLAGS) -$(2) -DMB_HAVE_P256=$(MSP430_HAVE_P256)
+# The backend's macros (util/backend.h): portable builds opt out of the assembly, an
+# assembly build names its multiplier (mpy32 | mpy16 -> MB_MSP430_MPY=32 | 16).
+MSP430_BK_$(1)     := $(if $(3),-DMB_MSP430_MPY=$(patsubst mpy%,%,$(4)),-DMB_PORTABLE)
+MSP430_CF_$(1)     := $(MSP430_CFLAGS) -$(2) -DMB_HAVE_P256=$(MSP430_HAVE_P256) $$(MSP430_BK_$(1))
 # Every object of the build depends on its stamp, rewritten only when the configuration
 # changes (P-256 sources appear, the source lists or the flags change).
-MSP430_STAMP_$(1)  := $(call config_stamp,$(MSP430_DIR)/$(1),$(MSP430_CFLAGS) -$(2) \
+MSP430_STAMP_$(1)  := $(call config_stamp,$(MSP430_DIR)/$(1),$(MSP430_CFLAGS) -$(2) $(if $(3),-DMB_MSP430_MPY=$(patsubst mpy%,%,$(4)),-DMB_PORTABLE) \
                         p256=$(MSP430_HAVE_P256) $(MSP430_LIB_SRC) $(if $(3),$(call arch_config,$(3))))
 # the library (src/, arch/)
 $(MSP430_DIR)/$(1)/obj/src/%.o: src/%.c $(LIB_HEADERS) $$(MSP430_STAMP_$(1))

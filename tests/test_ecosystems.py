@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""The Zephyr module (zephyr/) and the PlatformIO library (library.json,
-tools/platformio_build.py), checked offline: neither Zephyr nor PlatformIO is installed
-here, and neither can fetch what it needs without network. So:
+"""The Zephyr module (zephyr/) and the PlatformIO library (library.json), checked offline:
+neither Zephyr nor PlatformIO is installed here, and neither can fetch what it needs
+without network. Both compile every file of their folders and leave the backend to the
+files (src/util/backend.h). So:
 
 - Zephyr: zephyr/module.yml against the structure Zephyr's module schema gives
   (scripts/zephyr_module.py: `name` a string, `build` a map with `cmake`, the folder of
@@ -11,10 +12,13 @@ here, and neither can fetch what it needs without network. So:
   stand-ins for Zephyr's zephyr_library_* functions, for the Cortex-M4 (GNU Arm), and
   the library it builds linked into examples/m4-node and run under QEMU.
 - PlatformIO: library.json against the fields of PlatformIO's library manifest
-  (name, version, ..., build.includeDir/srcDir/extraScript), and the extra script run
-  with a stand-in of PlatformIO's SCons library environment for a cortex-m4 board and
-  for others; the files it selects compiled as PlatformIO would (every selected file,
-  the script's defines and include paths) and linked into examples/m4-node under QEMU."""
+  (name, version, ..., build.includeDir/srcDir/srcFilter/flags); its srcFilter applied
+  to the tree as PlatformIO's library builder applies it (every file of src/ and
+  arch/); the selected files compiled as PlatformIO would for a cortex-m4 board (each
+  file alone, the manifest's include paths, no -D), soft- and hard-float, and linked
+  into examples/m4-node under QEMU.
+In both, the objects that hold code are exactly the project's own list for that build
+(cmake/lib-sources.make over mk/lib.mk and arch/<chip>/files.mk)."""
 import json
 import os
 import re
@@ -137,9 +141,11 @@ def test_zephyr_module_builds_and_runs(tmp_path):
                 ["cmake", "--build", build]):
         p = subprocess.run([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         assert p.returncode == 0, p.stdout.decode(errors="replace")[-3000:]
-    members = subprocess.run(["arm-none-eabi-ar", "t", str(build / "motebox" / "libmotebox.a")],
-                             stdout=subprocess.PIPE, text=True, check=True).stdout.split()
-    assert sorted(members) == sorted(Path(f).name + ".obj" for f in make_sources(32, "cortex-m4"))
+    # Every file is compiled; those with code are the Cortex-M4 build's list.
+    from test_layout import ar_members, defined_globals
+    lib = (build / "motebox" / "libmotebox.a").read_bytes()
+    with_code = {name for name, obj in ar_members(lib) if defined_globals(obj)}
+    assert with_code == {Path(f).name + ".obj" for f in make_sources(32, "cortex-m4")}
     run_node(build / "app.elf")
 
 
@@ -150,6 +156,8 @@ PIO_FIELDS = {"name", "version", "description", "keywords", "repository", "autho
               "examples", "build"}
 PIO_BUILD_FIELDS = {"flags", "unflags", "includeDir", "srcDir", "srcFilter", "extraScript",
                     "libArchive", "libLDFMode", "libCompatMode"}
+# The files PlatformIO's library builder compiles (its source suffixes).
+PIO_SUFFIXES = {".c", ".cc", ".cpp", ".S", ".spp", ".SPP", ".sx", ".s", ".asm", ".ASM"}
 
 
 def test_library_json_manifest():
@@ -159,83 +167,74 @@ def test_library_json_manifest():
     assert lib["version"] == motebox.__version__
     inc = REPO / lib["build"]["includeDir"]
     assert all((inc / h).is_file() for h in lib["headers"])
-    assert (REPO / lib["build"]["extraScript"]).is_file()
     assert (REPO / lib["build"]["srcDir"]).is_dir()
     for path in lib["export"]["include"]:
         assert (REPO / path).exists(), path
+    # No build script: the files pick the backend (src/util/backend.h), not a list.
+    assert "extraScript" not in lib["build"]
 
 
-class PioEnv:
-    """Stand-in for the SCons environment PlatformIO hands a library's extra script."""
-
-    def __init__(self, cpu, platform="ststm32", options=None):
-        self.vars = {"SRC_FILTER": None, "CPPPATH": [], "CPPDEFINES": []}
-        self.board = {"build.cpu": cpu}
-        self.platform, self.options = platform, options or {}
-
-    def BoardConfig(self):  # noqa: N802 - PlatformIO's names
-        return types.SimpleNamespace(get=lambda k, d=None: self.board.get(k, d))
-
-    def GetProjectOption(self, name, default=None):  # noqa: N802
-        return self.options.get(name, default)
-
-    def subst(self, text):
-        return self.platform if text == "$PIOPLATFORM" else text
-
-    def Replace(self, **kw):  # noqa: N802
-        self.vars.update(kw)
-
-    def Append(self, **kw):  # noqa: N802
-        for k, v in kw.items():
-            self.vars.setdefault(k, []).extend(v)
+def pio_selection():
+    """(files, include dirs) PlatformIO's library builder takes from library.json: the
+    srcFilter's +<glob> / -<glob> applied in order under srcDir (a folder stands for
+    everything below it), source suffixes only; -I flags relative to the library root."""
+    build = json.loads((REPO / "library.json").read_text())["build"]
+    src_dir = REPO / build.get("srcDir", "src")
+    filters = build.get("srcFilter", ["+<*>"])
+    filters = filters if isinstance(filters, list) else re.findall(r"[+-]<[^>]*>", filters)
+    chosen = set()
+    for f in filters:
+        sign, pattern = f[0], f[2:-1]
+        hits = set()
+        for p in src_dir.glob(pattern):
+            hits |= {q for q in p.rglob("*") if q.is_file()} if p.is_dir() else {p}
+        chosen = chosen | hits if sign == "+" else chosen - hits
+    files = sorted(str(p.relative_to(REPO)) for p in chosen if p.suffix in PIO_SUFFIXES)
+    flags = build.get("flags", [])
+    flags = " ".join(flags if isinstance(flags, list) else [flags])
+    return files, [REPO / d for d in re.findall(r"-I\s*(\S+)", flags)]
 
 
-def run_extra_script(env):
-    builder = types.SimpleNamespace(path=str(REPO))
-
-    def scons_import(*names):
-        frame = sys._getframe(1).f_globals
-        for n in names:
-            frame[n] = {"env": env, "pio_lib_builder": builder}[n]
-    script = REPO / "tools" / "platformio_build.py"
-    cwd = os.getcwd()
-    os.chdir(script.parent)          # SConscriptChdir: the script's own folder
-    try:
-        exec(compile(script.read_text(), str(script), "exec"), {"Import": scons_import})
-    finally:
-        os.chdir(cwd)
-    selected = [f[2:-1] for f in env.vars["SRC_FILTER"] if f.startswith("+<")]
-    assert env.vars["SRC_FILTER"][0] == "-<*>"
-    return selected, dict(d if isinstance(d, tuple) else (d, None) for d in env.vars["CPPDEFINES"])
-
-
-def test_platformio_script_selects_the_backend():
-    m4, defs = run_extra_script(PioEnv("cortex-m4"))
-    assert m4 == make_sources(32, "cortex-m4") and defs["MB_RADIX"] == 32
-    m0, defs = run_extra_script(PioEnv("cortex-m0plus"))
-    assert m0 == make_sources(32) and not any(f.startswith("arch/") for f in m0)
-    native, defs = run_extra_script(PioEnv("", platform="native"))
-    assert native == make_sources(64) and defs["MB_RADIX"] == 64
-    _, defs = run_extra_script(PioEnv("cortex-m4", options={"custom_motebox_no_fixed_base": "yes"}))
-    assert "MB_NO_FIXED_BASE" in defs
+def test_platformio_compiles_every_file():
+    files, incs = pio_selection()
+    every = sorted(str(p.relative_to(REPO)) for p in
+                   list(REPO.glob("src/*/*.c")) + list(REPO.glob("arch/*/*.[cS]")))
+    assert files == every
+    assert [REPO / "src"] == incs
 
 
 @need_m4
 @pytest.mark.parametrize("float_abi", ["soft", "hard"])
 def test_platformio_selection_builds_and_runs(float_abi, tmp_path):
-    env = PioEnv("cortex-m4")
-    selected, defs = run_extra_script(env)
+    """Every selected file compiled for a cortex-m4 board as PlatformIO would (each file
+    alone, the manifest's include paths, no -D): the files with code are the Cortex-M4
+    build's list, and the node links and runs under QEMU."""
+    from elftools.elf.elffile import ELFFile
+    files, incs = pio_selection()
     flags = M4_FLAGS + ([] if float_abi == "soft" else ["-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"])
-    cmd = ([ARM, "-std=c99", "-O2", "-ffreestanding", "-ffunction-sections", "-fdata-sections",
-            "-fno-tree-loop-distribute-patterns", *flags, f"-I{REPO / 'include'}",
-            f"-I{REPO / 'platforms'}"]
-           + [f"-I{p}" for p in env.vars["CPPPATH"]]
-           + [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in defs.items()]
-           + [str(REPO / f) for f in selected]
-           + [str(REPO / "examples" / "m4-node" / "node.c"), str(BOARD / "startup.c"),
-              str(BOARD / "hal.c"), str(BOARD / "mem.c"), str(REPO / "platforms" / "common" / "tprint.c"),
-              "-nostdlib", "-nostartfiles", "-T", str(BOARD / "link.ld"), "-Wl,--gc-sections",
-              "-lgcc", "-o", str(tmp_path / "app.elf")])
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    cc = [ARM, "-std=c99", "-O2", "-ffreestanding", "-ffunction-sections", "-fdata-sections",
+          "-fno-tree-loop-distribute-patterns", "-Wall", "-Wextra", "-Werror", *flags,
+          f"-I{REPO / 'include'}", *[f"-I{p}" for p in incs]]
+    objs, with_code = [], []
+    for i, f in enumerate(files):
+        obj = tmp_path / f"{i}.o"
+        p = subprocess.run(cc + ["-c", str(REPO / f), "-o", str(obj)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        assert p.returncode == 0, f"{f}:\n" + p.stdout.decode(errors="replace")[-3000:]
+        objs.append(obj)
+        with open(obj, "rb") as fh:
+            symtab = ELFFile(fh).get_section_by_name(".symtab")
+            if any(s["st_info"]["bind"] == "STB_GLOBAL" and s["st_shndx"] != "SHN_UNDEF"
+                   for s in symtab.iter_symbols()):
+                with_code.append(f)
+    assert set(with_code) <= set(make_sources(32, "cortex-m4"))
+    assert {f for f in make_sources(32, "cortex-m4") if f.startswith("arch/")} <= set(with_code)
+    p = subprocess.run(cc + [f"-I{REPO / 'platforms'}", *map(str, objs),
+                             str(REPO / "examples" / "m4-node" / "node.c"), str(BOARD / "startup.c"),
+                             str(BOARD / "hal.c"), str(BOARD / "mem.c"),
+                             str(REPO / "platforms" / "common" / "tprint.c"),
+                             "-nostdlib", "-nostartfiles", "-T", str(BOARD / "link.ld"),
+                             "-Wl,--gc-sections", "-lgcc", "-o", str(tmp_path / "app.elf")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert p.returncode == 0, p.stdout.decode(errors="replace")[-3000:]
     run_node(tmp_path / "app.elf", float_abi)

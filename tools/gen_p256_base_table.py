@@ -136,7 +136,7 @@ def emit_h():
         "#define MB_P256_BASE_TABLE_H",
         "",
         "#include <stdint.h>",
-        '#include "field/radix.h"',
+        '#include "util/backend.h"',
         "",
         "#ifndef MB_P256_BASE_COMBS",
         "#if MB_RADIX == 16",

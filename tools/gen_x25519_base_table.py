@@ -153,7 +153,7 @@ def render():
           f"   /* spacing {s}, {b * 2 ** (t - 1)} entries, {b * 2 ** (t - 1) * 96} bytes */")
         first = False
         for radix in (25, 16, 32, 64):
-            # radix 25 first: its builds also say MB_RADIX == 32 (field/radix.h)
+            # radix 25 first: its builds also say MB_RADIX == 32 (util/backend.h)
             cond = "MB_FE25519_R25" if radix == 25 else f"MB_RADIX == {radix}"
             w(f"#  {'if' if radix == 25 else 'elif'} {cond}")
             w("const mb_x25519_base_entry mb_x25519_base_table[MB_X25519_BASE_BLOCKS]"

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * Additive GF(2^255-19) operations for the Cortex-M4, values mod 2^256-38 (fe25519.h).
  *
@@ -178,3 +180,4 @@ mb_fe25519_cswap:
     CSWAP_WORDS 2
     pop     {r4-r11, pc}
     .size   mb_fe25519_cswap, .-mb_fe25519_cswap
+#endif /* MB_ASM_CORTEX_M4 */

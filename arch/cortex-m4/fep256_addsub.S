@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * Additive GF(p256) operations for the Cortex-M4, p = 2^256 - 2^224 + 2^192 + 2^96 - 1,
  * 8 x 32-bit little-endian limbs, every value fully reduced (< p) as fep256.h requires.
@@ -70,3 +72,4 @@ mb_fep256_sub:
     FEP_SUB
     pop     {r4-r11, pc}
     .size   mb_fep256_sub, .-mb_fep256_sub
+#endif /* MB_ASM_CORTEX_M4 */

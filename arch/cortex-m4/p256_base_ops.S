@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * The fixed-base comb's inner operations for the Cortex-M4 (replaces
  * src/curve/p256_base_ops.c; the comb itself stays C, src/curve/p256_base.c):
@@ -231,3 +233,4 @@ mb_p256_base_madd:
     pop     {r4-r11, pc}
     .size   mb_p256_base_madd, .-mb_p256_base_madd
 #endif
+#endif /* MB_ASM_CORTEX_M4 */

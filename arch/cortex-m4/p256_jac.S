@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * P-256 points in Jacobian coordinates for the Cortex-M4's fixed-window scalar
  * multiplication (p256_window.c): doubling, addition and the masked table scan, over
@@ -444,3 +446,4 @@ mb_p256_asel:
     add     sp, sp, #16
     pop     {r4-r11, pc}
     .size   mb_p256_asel, .-mb_p256_asel
+#endif /* MB_ASM_CORTEX_M4 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * The co-Z ladder's steps and loop for the Cortex-M4 (replaces src/curve/p256_ladder.c
  * and src/curve/p256_ladder_loop.c; the same formulas, Rivain Algorithm 9, see those
@@ -388,3 +390,4 @@ mb_p256_ladder_add:
     SUBM    P1Y, TD                  /* D = Y2 - Y1 */
     b       .Ladd
     .size   mb_p256_ladder_add, .-mb_p256_ladder_add
+#endif /* MB_ASM_CORTEX_M4 */

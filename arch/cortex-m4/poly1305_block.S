@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * Poly1305 blocks for the Cortex-M4 in radix 2^32 (replaces src/sym/poly1305_block.c
  * with poly1305_r32.c, which has setkey and emit). The state's words, reinterpreted:
@@ -119,3 +121,4 @@ mb_poly1305_blocks:
 .Lnone:
     bx      lr
     .size   mb_poly1305_blocks, .-mb_poly1305_blocks
+#endif /* MB_ASM_CORTEX_M4 */

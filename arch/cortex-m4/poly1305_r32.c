@@ -4,6 +4,9 @@
  * h[4] <= 4). With poly1305_block.S it replaces src/sym/poly1305_block.c. */
 #include "util/ct.h"
 #include "sym/poly1305.h"
+#include "util/backend.h"
+
+#if MB_ASM_CORTEX_M4
 
 /* CT: r secret; loads and masks only. */
 void mb_poly1305_setkey(poly1305_state *st, const uint8_t r[16])
@@ -43,3 +46,4 @@ void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
     f = (uint64_t)g2 + st->pad[2] + (f >> 32);     store32_le(tag + 8, (uint32_t)f);
     f = (uint64_t)g3 + st->pad[3] + (f >> 32);     store32_le(tag + 12, (uint32_t)f);
 }
+#endif /* MB_ASM_CORTEX_M4 */

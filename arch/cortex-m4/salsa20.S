@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * The Salsa20 core for the Cortex-M4 (same contract as src/sym/salsa20.h).
  *
@@ -215,3 +217,4 @@ mb_hsalsa20_core:
     add     sp, sp, #44
     pop     {r4-r11, pc}
     .size   mb_hsalsa20_core, .-mb_hsalsa20_core
+#endif /* MB_ASM_CORTEX_M4 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * The X25519 fixed-base comb's inner operations (src/curve/x25519_base.h; replaces
  * src/curve/x25519_base_ops.c): the masked table lookup, the mixed addition and the
@@ -288,3 +290,4 @@ mb_x25519_base_dbl:
     pop     {r4-r11, pc}
     .size   mb_x25519_base_dbl, .-mb_x25519_base_dbl
 #endif
+#endif /* MB_ASM_CORTEX_M4 */

@@ -86,11 +86,27 @@ def header(name, text):
 {name}:"""
 
 
+def backend_guard(path, text):
+    """text wrapped in the macros of src/util/backend.h (after its SPDX line): the file
+    assembles to nothing unless this backend, and for a *_mpy32/*_mpy16 file its
+    multiplier, is the build's."""
+    cond = "MB_ASM_MSP430X"
+    for mpy in ("32", "16"):
+        if f"_mpy{mpy}" in path.name:
+            cond += f" && MB_MSP430_MPY == {mpy}"
+    first, rest = text.split("\n", 1)
+    return (f'{first}\n#include "util/backend.h"\n'
+            f"#if {cond}   /* else this file is empty (util/backend.h) */\n"
+            f"{rest.rstrip(chr(10))}\n#endif /* {cond} */\n")
+
+
 def main(argv, outputs):
-    """Write outputs {path: text}; with --check only compare (1 if any differs)."""
+    """Write outputs {path: text}, each wrapped by backend_guard; with --check only
+    compare (1 if any differs)."""
     check = "--check" in argv
     bad = 0
     for path, text in outputs.items():
+        text = backend_guard(path, text)
         if check:
             if not path.exists() or path.read_text() != text:
                 print(f"{path} is not the generator's output", file=sys.stderr)

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X && MB_MSP430_MPY == 16   /* else this file is empty (util/backend.h) */
 /*
  * Poly1305 blocks for the MSP430X with the 16-bit multiplier (MPY, MAC, OP2, RESLO,
  * RESHI, SUMEXT only: never an MPY32-only register), same contract and state layout as
@@ -393,3 +395,4 @@
 
     POLY1305_ODD_BLOCKS             /* .Lodd: odd m, block by block */
     .size   mb_poly1305_blocks, .-mb_poly1305_blocks
+#endif /* MB_ASM_MSP430X && MB_MSP430_MPY == 16 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X && MB_MSP430_MPY == 32   /* else this file is empty (util/backend.h) */
 /*
  * Poly1305 blocks for the MSP430X with the 32-bit multiplier MPY32 (replaces
  * src/sym/poly1305_block.c with poly1305_keys.S's setkey and emit; the state layout is
@@ -237,3 +239,4 @@
 
     POLY1305_ODD_BLOCKS             /* .Lodd: odd m, block by block */
     .size   mb_poly1305_blocks, .-mb_poly1305_blocks
+#endif /* MB_ASM_MSP430X && MB_MSP430_MPY == 32 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X   /* else this file is empty (util/backend.h) */
 /*
  * Poly1305 key setup and tag for the MSP430X backend (no multiplier, both builds): the
  * radix-2^32 state words of poly1305_blocks_mpy32.S / _mpy16.S (r in r[0..3], r[4] = 0,
@@ -106,3 +108,4 @@ mb_poly1305_emit:
     POPM_R4_R10
     ret
     .size   mb_poly1305_emit, .-mb_poly1305_emit
+#endif /* MB_ASM_MSP430X */

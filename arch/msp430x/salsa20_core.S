@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X   /* else this file is empty (util/backend.h) */
 /*
  * The Salsa20 core for the MSP430X (same contract as src/sym/salsa20.h; replaces
  * src/sym/salsa20_core.c). Base-ISA code plus PUSHM/POPM as .word (LLVM's assembler
@@ -431,3 +433,4 @@ mb_hsalsa20_core:
     .endr
     WIPE_RETURN F_STATE+2
     .size   mb_hsalsa20_core, .-mb_hsalsa20_core
+#endif /* MB_ASM_MSP430X */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X   /* else this file is empty (util/backend.h) */
 /*
  * void mb_x25519_base_lookup8(mb_x25519_base_entry *r, const mb_x25519_base_entry *row,
  *                             unsigned idx);
@@ -63,3 +65,4 @@ mb_x25519_base_lookup8:
         ret
         .size   mb_x25519_base_lookup8, .-mb_x25519_base_lookup8
 #endif
+#endif /* MB_ASM_MSP430X */

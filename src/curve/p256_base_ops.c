@@ -7,6 +7,10 @@
  */
 #include "curve/p256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 #ifndef MB_NO_FIXED_BASE
 
@@ -91,3 +95,4 @@ void mb_p256_base_madd(fep256 Q[3], const fep256 P[2], fep256 t[6])
 #else
 typedef int mb_p256_base_ops_omitted;   /* MB_NO_FIXED_BASE: ISO C needs a declaration */
 #endif
+#endif /* !MB_ASM_CORTEX_M4 */

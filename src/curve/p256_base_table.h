@@ -10,7 +10,7 @@
 #define MB_P256_BASE_TABLE_H
 
 #include <stdint.h>
-#include "field/radix.h"
+#include "util/backend.h"
 
 #ifndef MB_P256_BASE_COMBS
 #if MB_RADIX == 16

@@ -29,6 +29,10 @@
  */
 #include "curve/p256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 /* arch/cortex-m4/p256_ladder.S addresses the ladder state by fixed offsets (p256.h). */
 typedef char p256_ladder_layout_check[sizeof(p256_ladder) == 9 * 32 ? 1 : -1];
@@ -213,3 +217,4 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     mb_wipe(&bit, sizeof bit);
     mb_wipe(&swap, sizeof swap);
 }
+#endif /* !MB_ASM_CORTEX_M4 */

@@ -7,6 +7,11 @@
  * CT: no branch or index on the state or the swap bit; masked swap only.
  */
 #include "curve/p256.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
+ * (util/backend.h). */
+#if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
 /* XYCZ-ADD, 4M + 2S: co-Z P, Q -> Q := P + Q, P := P with the new Z = Z (xQ - xP).
  * A = (X2-X1)^2, B = X1 A, C = X2 A, E = Y1 (C - B):
@@ -68,3 +73,4 @@ void mb_p256_ladder_add(p256_ladder *w)
 {
     xycz_add(&w->R[1], &w->R[0], w->t);
 }
+#endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

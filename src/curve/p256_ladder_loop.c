@@ -7,6 +7,11 @@
  */
 #include "curve/p256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
+ * (util/backend.h). */
+#if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
 void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9])
 {
@@ -21,3 +26,4 @@ void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9])
     mb_wipe(&bit, sizeof bit);
     mb_wipe(&swap, sizeof swap);
 }
+#endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

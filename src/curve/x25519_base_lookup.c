@@ -3,6 +3,10 @@
  * for every radix; arch/msp430x/ replaces this file (x25519_base_lookup.S, 8 entries). */
 #include "curve/x25519_base.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/msp430x/ when that backend is active (util/backend.h). */
+#if !MB_ASM_MSP430X
 
 #ifndef MB_NO_FIXED_BASE
 
@@ -71,3 +75,4 @@ void mb_x25519_base_lookup(mb_x25519_base_entry *r, const mb_x25519_base_entry *
 #else
 typedef int mb_x25519_base_lookup_omitted;
 #endif
+#endif /* !MB_ASM_MSP430X */

@@ -4,6 +4,10 @@
  * this file (x25519_base_ops.S: the same three over the register kernels). */
 #include "curve/x25519_base.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 #ifndef MB_NO_FIXED_BASE
 
@@ -65,3 +69,4 @@ void mb_x25519_base_dbl(mb_x25519_base_point *p, fe25519 t[4])
 #else
 typedef int mb_x25519_base_ops_omitted;
 #endif
+#endif /* !MB_ASM_CORTEX_M4 */

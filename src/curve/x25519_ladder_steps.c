@@ -3,6 +3,11 @@
  * x25519_scalarmult.S replaces x25519_scalarmult.c, the only caller, and this file.) */
 #include "curve/x25519_ladder.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
+ * (util/backend.h). */
+#if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
 /* CT: see x25519_ladder.h. One step is a differential addition R1 = R0 + R1 (the
  * difference R1 - R0 is always P = (x1 : z1)) and a doubling R0 = 2 R0: RFC 7748's
@@ -52,3 +57,4 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
     MB_BARRIER(swap);
     MB_BARRIER(bit);
 }
+#endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

@@ -7,7 +7,7 @@
  *   32  fe25519_r32.c   8 x 32-bit limbs, radix 2^32  (Cortex-M4 representation, [DS16])
  *   64  fe25519_r64.c   5 x 51-bit limbs in uint64_t   (64-bit hosts)
  *   25  fe25519_r25.c  10 x 26/25-bit limbs in uint32_t, radix 2^25.5 (portable C on
- *                      32-bit cores; MB_RADIX=25 sets MB_FE25519_R25, see radix.h)
+ *                      32-bit cores; MB_RADIX=25 sets MB_FE25519_R25, see util/backend.h)
  * r16 and r32 keep encoding, decoding and set in fe25519_io_r16.c / fe25519_io_r32.c, so
  * that the arithmetic file alone is replaced by arch/<chip>/ assembly.
  * arch/<chip>/ may replace a portable backend file with assembly exporting the same
@@ -34,7 +34,7 @@
 
 #include <stdint.h>
 
-#include "field/radix.h"
+#include "util/backend.h"
 
 #if MB_FE25519_R25
 typedef struct { uint32_t v[10]; } fe25519;

@@ -4,6 +4,11 @@
  * chain in x25519_scalarmult.S). */
 #include "field/fe25519.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
+ * (util/backend.h). */
+#if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
 /* h = f^(2^n). Pre: n >= 1 (public). */
 static void sqr_n(fe25519 *h, const fe25519 *f, int n)
@@ -49,3 +54,4 @@ void mb_fe25519_invert(fe25519 *h, const fe25519 *f)
     mb_wipe(&a, sizeof a);
     mb_wipe(&b, sizeof b);
 }
+#endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

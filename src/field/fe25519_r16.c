@@ -17,6 +17,10 @@
  */
 #include "field/fe25519.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/msp430x/ when that backend is active (util/backend.h). */
+#if !MB_ASM_MSP430X
 
 #if MB_RADIX == 16
 
@@ -210,3 +214,4 @@ void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
 }
 
 #endif /* MB_RADIX == 16 */
+#endif /* !MB_ASM_MSP430X */

@@ -4,7 +4,7 @@
  * (limb i weighs 2^ceil(25.5 i): 0, 26, 51, 77, 102, 128, 153, 179, 204, 230), products
  * 32x32->64. Made for C on 32-bit cores, where C has no carry flag (Cortex-M4/M33,
  * RV32IM; Cortex-M3: see docs/CONSTANT_TIME.md): a column sum is a chain of UMULL/UMLAL-style multiply-accumulates and carries
- * are delayed to one pass per multiplication. Selected by MB_RADIX=25 (field/radix.h:
+ * are delayed to one pass per multiplication. Selected by MB_RADIX=25 (util/backend.h:
  * this file for GF(2^255-19), the radix-2^32 files for everything else).
  *
  * Bounds, in two classes (as r64), so that add and sub need no carry pass:

@@ -13,6 +13,10 @@
  */
 #include "field/fe25519.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 #if MB_RADIX == 32 && !MB_FE25519_R25
 
@@ -175,3 +179,4 @@ void mb_fe25519_cswap(fe25519 *f, fe25519 *g, uint32_t bit)
 }
 
 #endif /* MB_RADIX == 32 */
+#endif /* !MB_ASM_CORTEX_M4 */

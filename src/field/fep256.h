@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include "field/radix.h"
+#include "util/backend.h"
 
 #if MB_RADIX == 16
 typedef struct { uint16_t v[16]; } fep256;

@@ -10,6 +10,10 @@
  */
 #include "field/fep256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/msp430x/ when that backend is active (util/backend.h). */
+#if !MB_ASM_MSP430X
 
 #if MB_RADIX == 16
 
@@ -37,3 +41,4 @@ static dlimb red_col(const limb q[NL], int k)
 #include "field/fep256_mont_arith.inc"
 
 #endif
+#endif /* !MB_ASM_MSP430X */

@@ -8,6 +8,10 @@
  */
 #include "field/fep256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 #if MB_RADIX == 32
 
@@ -138,3 +142,4 @@ void mb_fep256_sqr(fep256 *h, const fep256 *f)
 }
 
 #endif
+#endif /* !MB_ASM_CORTEX_M4 */

@@ -6,6 +6,10 @@
  * jump on the data under clang for MSP430 (docs/CONSTANT_TIME.md rule 5). */
 #include "util/ct.h"
 #include "sym/poly1305.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
+#if !MB_ASM_CORTEX_M4
 
 #if MB_RADIX != 16
 
@@ -116,3 +120,4 @@ void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
 }
 
 #endif
+#endif /* !MB_ASM_CORTEX_M4 */

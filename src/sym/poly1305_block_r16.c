@@ -20,6 +20,10 @@
  */
 #include "util/ct.h"
 #include "sym/poly1305.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/msp430x/ when that backend is active (util/backend.h). */
+#if !MB_ASM_MSP430X
 
 #if MB_RADIX == 16
 
@@ -202,3 +206,4 @@ void mb_poly1305_emit(const poly1305_state *st, uint8_t tag[16])
 }
 
 #endif
+#endif /* !MB_ASM_MSP430X */

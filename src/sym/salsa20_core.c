@@ -3,6 +3,11 @@
  * replace this file whole (arch/cortex-m4/salsa20.S). */
 #include "util/ct.h"
 #include "sym/salsa20.h"
+#include "util/backend.h"
+
+/* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
+ * (util/backend.h). */
+#if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
 /* 32-bit rotate by a constant; the (uint32_t) casts keep 16-bit-int targets right. */
 #define ROTL32(v, n) ((uint32_t)((uint32_t)(v) << (n)) | (uint32_t)((uint32_t)(v) >> (32 - (n))))
@@ -118,3 +123,4 @@ void mb_hsalsa20_core(uint8_t out[32], const uint8_t in[16], const uint8_t k[32]
     }
     mb_wipe(x, sizeof x);
 }
+#endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

@@ -2,11 +2,13 @@
 """Run assembly routines of arch/cortex-m4/ one call at a time on the unicorn Thumb-2
 (M-class) engine: shared by the tests of the field, ladder and Salsa20/Poly1305 code."""
 import subprocess
+from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
 from unicorn import UC_ARCH_ARM, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
 from unicorn import arm_const as A
 
+REPO = Path(__file__).resolve().parents[2]
 RAM, STOP = 0x20000000, 0x00100000
 ARGS = (A.UC_ARM_REG_R0, A.UC_ARM_REG_R1, A.UC_ARM_REG_R2, A.UC_ARM_REG_R3)
 SAVED = (A.UC_ARM_REG_R4, A.UC_ARM_REG_R5, A.UC_ARM_REG_R6, A.UC_ARM_REG_R7,
@@ -18,7 +20,9 @@ def arm_cpu(workdir, sources, prefixes):
     routine with up to four register arguments and checks that it returned, left the
     stack balanced and (unless it is a _fast internal entry) kept r4-r11."""
     elf = workdir / "routines.elf"
+    # -Isrc: the assembly includes util/backend.h (its backend guard).
     subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-nostdlib",
+                    f"-I{REPO / 'src'}",
                     "-Wl,-Ttext=0x1000", "-Wl,--entry=0x1000", "-o", str(elf),
                     *map(str, sources)], check=True)
     uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)

@@ -111,6 +111,10 @@ def compile_obj(src, flags=()):
     """Compile one .c/.S/.s file (path, relative to the repo or absolute) once per session;
     returns the object path."""
     src = (REPO / src) if not Path(src).is_absolute() else Path(src)
+    if REPO / "src" in src.parents:
+        # src/ files are the portable reference, even those arch/msp430x/ replaces
+        # (which compile to nothing under the backend's macros: src/util/backend.h).
+        flags = (*flags, "-DMB_PORTABLE")
     key = hashlib.sha256(str(src).encode() + src.read_bytes() + "\0".join(flags).encode()
                          + _headers_digest().encode()).hexdigest()[:20]
     with _lock:
@@ -388,7 +392,7 @@ class Firmware:
             d.mkdir(parents=True, exist_ok=True)
             (d / "driver.c").write_text(text)
             (d / "tramp.S").write_text(TRAMPOLINE)
-            fl = list(flags)
+            fl = list(flags) + [f"-DMB_MSP430_MPY={mpy}"]   # the arch/ files' multiplier
             objs = compile_many([d / "driver.c", d / "tramp.S"] + srcs, fl)
             libobjs = compile_many(list(lib), fl)
             rt = runtime_objs(mpy)

@@ -283,38 +283,10 @@ def gcc_version():
 
 
 def plot(result, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    ops = list(dict.fromkeys(r["op"] for r in result["rows"]))
-    impls = list(dict.fromkeys(r["impl"] for r in result["rows"]))
-    h = 0.8 / (len(impls) + 1)
-    fig, ax = plt.subplots(figsize=(10, 0.55 * len(ops) + 1.6))
-    colors = ["#3b7dd8", "#8cb4ee", "#d8703b", "#eeb48c"]
-    for j, impl in enumerate(impls):
-        ys, xs = [], []
-        for i, op in enumerate(ops):
-            for r in result["rows"]:
-                if r["op"] == op and r["impl"] == impl:
-                    ys.append(i + j * h)
-                    xs.append(r["cycles"]["median"])
-        ax.barh(ys, xs, height=h, label=impl, color=colors[j % len(colors)])
-    ref_y, ref_x = [], []
-    for i, op in enumerate(ops):
-        key = next(r["key"] for r in result["rows"] if r["op"] == op)
-        if key in REFERENCE_CYCLES:
-            ref_y.append(i + len(impls) * h)
-            ref_x.append(REFERENCE_CYCLES[key])
-    ax.barh(ref_y, ref_x, height=h, label="[DS16] (STM32F411, asm)", color="#999999")
-    ax.set_yticks([i + h * len(impls) / 2 for i in range(len(ops))], ops, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xscale("log")
-    ax.set_xlabel("cycles (median, log scale)")
-    ax.set_title(result["title"], fontsize=10)
-    ax.legend(fontsize=7, loc="upper right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    """The board's bar plot and summary figure beside path (motebox_tools.bench.plots:
+    the published rows come from each row's "reference")."""
+    from ..bench import plots
+    plots.render(result, Path(path).parent)
 
 
 def bench(argv=None):
