@@ -405,8 +405,10 @@ def test_mul121666_wrap_edges(field):
 def test_ladder_randomization_is_real(field):
     """The randomized ladder ([DS16] Algorithm 1) really changes the projective
     coordinates: (X : Z) differ from the plain ladder's and between rnd values, while X/Z
-    stays X25519's answer (libsodium). rnd = 0 means lambda = rho = 1 (the documented
-    zero mapping), which must reproduce the plain ladder's (X : Z) exactly."""
+    stays X25519's answer (libsodium). lambda is rnd with bits 0 and 255 cleared, 2 if
+    that is 0, and rho = lambda^2 (src/curve/x25519_ladder.h): rnd = 0 and the rnd values
+    that only have those bits set all mean lambda = 2; a bit of the top word alone gives
+    another lambda (the whole 32 bytes count)."""
     import nacl.bindings as sodium
     so = field.so
     so.fet_ladder.argtypes = [ctypes.c_char_p] * 5
@@ -426,13 +428,16 @@ def test_ladder_randomization_is_real(field):
         want = int.from_bytes(sodium.crypto_scalarmult(k, u), "little")
         plain = ladder(k, u, None)
         assert plain[0] * pow(plain[1], -1, P) % P == want
-        assert ladder(k, u, bytes(32)) == plain
-        seen = {plain[1]}
+        two = ladder(k, u, bytes(32))
+        assert two[0] * pow(two[1], -1, P) % P == want
+        assert two[1] != plain[1]
+        for rnd in (b"\x01" + bytes(31), bytes(31) + b"\x80", b"\x02" + bytes(31)):
+            assert ladder(k, u, rnd) == two
+        seen = {plain[1], two[1]}
         for _ in range(4):
             x, z = ladder(k, u, rng.randbytes(32))
             assert x * pow(z, -1, P) % P == want
             assert z not in seen
             seen.add(z)
-        # lambda alone and rho alone each change the coordinates.
-        for rnd in (b"\x02" + bytes(31), bytes(16) + b"\x02" + bytes(15)):
-            assert ladder(k, u, rnd)[1] != plain[1]
+        # a bit in the top word alone: another lambda
+        assert ladder(k, u, bytes(31) + b"\x40")[1] not in (plain[1], two[1])

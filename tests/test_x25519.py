@@ -21,11 +21,15 @@ WYCHEPROOF = wycheproof("x25519_test.json")
 
 
 def rnd_cases():
-    """rnd values for the randomized ladder: the degenerate ones (lambda or rho = 0 must be
-    mapped to nonzero), all ones, and random."""
+    """rnd values for the randomized ladder: the degenerate ones (lambda = rnd with bits 0
+    and 255 cleared: those that leave 0 must be mapped to nonzero), values around p (p
+    itself, odd, becomes p - 1), one half zero, all ones, and random."""
     r = random.Random(2)
+    p = 2**255 - 19
     fixed = [ZERO, b"\xff" * 32, bytes(16) + b"\xff" * 16, b"\xff" * 16 + bytes(16),
-             b"\x01" + bytes(31), bytes(16) + b"\x01" + bytes(15)]
+             b"\x01" + bytes(31), bytes(31) + b"\x80", b"\x01" + bytes(30) + b"\x80",
+             bytes(16) + b"\x01" + bytes(15), p.to_bytes(32, "little"),
+             (p + 1).to_bytes(32, "little"), (2**255 - 2).to_bytes(32, "little")]
     return fixed + [r.randbytes(32) for _ in range(10)]
 
 

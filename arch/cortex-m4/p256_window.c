@@ -31,15 +31,21 @@
  * accumulator, computed before it every time, is selected by the mask of that zero.
  * The table (P, 3P, ..., 15P from P + 2P + 2P ...) never meets (2j - 1) P = +-2P.
  *
- * Randomized (rnd != NULL): the accumulator's first value d_63 P becomes
- * (lambda^2 x, lambda^3 y, lambda), lambda from rnd mod p (1 if 0), so every value
- * that depends on the scalar carries a random Z (the table holds multiples of the
- * public P only). The result is converted with one inversion of Z; x(P) = 0 needs no
- * special path here.
+ * Randomized (rnd != NULL): lambda from rnd mod p (1 if 0) scales every table entry to
+ * (lambda^2 x, lambda^3 y) with the shared Z = lambda, so the entry the secret digit
+ * selects is a random representative too, not a multiple of the public P that a
+ * power model could predict (randomizing only the accumulator left the scan and the
+ * mixed addition leaking the digit: TVLA |t| 36 on the Cortex-M4 model,
+ * docs/SIDE_CHANNELS.md). The additions are then general ones (T's Z = lambda):
+ * 16 multiplications once and 4M + 1S more per window. The result is converted with
+ * one inversion of Z; x(P) = 0 needs no special path here.
  * CT: k, rnd and R are secret; P is public. Secrets in the frame are wiped.
  */
 #include "curve/p256.h"
 #include "util/ct.h"
+#include "util/backend.h"
+
+#if MB_ASM_CORTEX_M4
 
 /* p256_jac.S: R = 2^n R; R = R + T (R != +-T, neither infinity), T Jacobian or affine;
  * out = table[idx] of 8 affine points scanning all of them, its y negated if neg.
@@ -116,12 +122,21 @@ static void normalize(fep256 tab[24], fep256 c[8])
     }
 }
 
+/* A = A + T: mixed addition when T is affine, general when T[2] = lambda (randomized).
+ * randomized is public. */
+static void add_entry(fep256 A[3], const fep256 T[3], fep256 t[3], int randomized)
+{
+    if (randomized) mb_p256_jadd(A, T, t);
+    else mb_p256_jmadd(A, T, t);
+}
+
 void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                         const uint8_t *rnd)
 {
-    fep256 tab[24], w[12];
+    fep256 tab[24], w[13];
     fep256 *A = w, *D = w + 3, *t = w + 6, *T = w + 10;  /* normalize's c[8] = w[0..7]:
-                                                          D and t are dead by then */
+                                                          D and t are dead by then;
+                                                          T[2] = lambda if randomized */
     uint32_t kw[9], even, z;
     int i, j;
 
@@ -139,32 +154,34 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     }
     normalize(tab, w);
 
-    mb_p256_asel(A, tab, (kw[7] >> 29) & 7u, 0);           /* d_63 > 0 */
-    mb_fep256_one(&A[2]);
-    if (rnd) {                      /* (lambda^2 x, lambda^3 y, lambda) */
-        fep256 *l = &t[0], *l2 = &t[1], *one = &t[2];
+    mb_fep256_one(&T[2]);
+    if (rnd) {                      /* every entry (lambda^2 x, lambda^3 y), Z = lambda */
+        fep256 *l = &T[2], *l2 = &t[0], *l3 = &t[1], *one = &t[2];
         (void)mb_fep256_frombytes(l, rnd);
         mb_fep256_reduce_once(l, l);
         mb_fep256_one(one);
         mb_fep256_cmov(l, one, mb_fep256_iszero(l));
-        mb_fep256_copy(&A[2], l);
         mb_fep256_sqr(l2, l);
-        mb_fep256_mul(&A[0], &A[0], l2);
-        mb_fep256_mul(l2, l2, l);
-        mb_fep256_mul(&A[1], &A[1], l2);
+        mb_fep256_mul(l3, l2, l);
+        for (j = 0; j < 8; j++) {
+            mb_fep256_mul(&tab[2 * j], &tab[2 * j], l2);
+            mb_fep256_mul(&tab[2 * j + 1], &tab[2 * j + 1], l3);
+        }
     }
+    mb_p256_asel(A, tab, (kw[7] >> 29) & 7u, 0);           /* d_63 > 0 */
+    mb_fep256_copy(&A[2], &T[2]);
     for (i = 62; i >= 1; i--) {
         mb_p256_jdbl(A, t, 4);
         digit_point(T, tab, window(kw, i));
-        mb_p256_jmadd(A, T, t);
+        add_entry(A, T, t, rnd != NULL);
     }
     mb_p256_jdbl(A, t, 4);
     digit_point(T, tab, window(kw, 0));
     /* The last addition may be a doubling (see the top): D = 2A first, taken iff the
-     * addition's Z came out 0. */
+     * addition's Z came out 0 (Z3 = Z1 Z2 H in both additions). */
     for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &A[j]);
     mb_p256_jdbl(D, t, 1);
-    mb_p256_jmadd(A, T, t);
+    add_entry(A, T, t, rnd != NULL);
     z = mb_fep256_iszero(&A[2]);
     for (j = 0; j < 3; j++) mb_fep256_cmov(&A[j], &D[j], z);
 
@@ -183,3 +200,4 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     mb_wipe(&even, sizeof even);
     mb_wipe(&z, sizeof z);
 }
+#endif /* MB_ASM_CORTEX_M4 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * X25519 scalar multiplication for the Cortex-M4: the whole of mb_x25519_scalarmult
  * (src/curve/x25519_ladder.h; replaces src/curve/x25519_scalarmult.c) and
@@ -251,22 +253,21 @@ mb_x25519_scalarmult:
     movs    r6, #0
     movs    r7, #0
     STORE   SZP                  /* zP = 0 */
-    /* lambda = rnd[0..16), rho = rnd[16..32) (each 1 if 0); both 1 without rnd, read
-     * from the zeros just stored: the plain ladder is the randomized one with
-     * lambda = rho = 1, except that it skips the products by z1 = 1. */
+    /* lambda = rnd with bits 255 and 0 cleared (2 if that is 0), rho = lambda^2
+     * (src/curve/x25519_ladder.h: full width, even). Both 1 without rnd: the plain
+     * ladder is the randomized one with lambda = rho = 1, except that it skips the
+     * products by z1 = 1. */
     ldr     r10, [sp, #F_RND]
     cmp     r10, #0
-    it      eq
-    addeq   r10, sp, #SZP        /* public condition */
-    bl      .Lnonzero
+    beq     2f                   /* public condition */
+    bl      .Llambda
     STORE   SZQ                  /* zQ = lambda */
-    ldr     r9, [sp, #F_RND]
-    cmp     r9, #0
-    beq     2f
     STORE   SZ1                  /* z1 = lambda */
-2:  add     r10, r10, #16
-    bl      .Lnonzero
-    STORE   SXP                  /* P = R0 = (rho : 0) */
+    bl      mb_fe25519_sqr_reg   /* rho = lambda^2 */
+    b       3f
+2:  movs    r0, #1               /* r1-r7 are still 0 */
+    STORE   SZQ                  /* zQ = 1 */
+3:  STORE   SXP                  /* P = R0 = (rho : 0) */
     MUL     SX1, SZQ
     STORE   SX1                  /* x1 = lambda u */
     STORE   SXQ                  /* Q = R1 = (lambda u : lambda) */
@@ -276,6 +277,7 @@ mb_x25519_scalarmult:
     str     r1, [sp, #F_PREV]    /* -k_255 = 0 */
     LOAD    SZQ
 
+    .p2align 2                   /* the loop's return targets are word aligned (.w below) */
 .Lstep:                          /* r0-r7 = zQ */
     PTR     r12, SXQ
     bl      mb_x25519_addsub_reg  /* SXQ = C = xQ + zQ */
@@ -442,26 +444,33 @@ mb_x25519_scalarmult:
     mov     sp, r6
     pop     {r4-r11, pc}
 
-/* r0-r3 = the 128-bit little-endian integer at [r10], or 1 if it is 0; r4-r7 = 0.
- * CT: the value is secret; "is zero" is ~(v | -v) >> 31, ORed into bit 0. */
-.Lnonzero:
+/* r0-r7 = lambda: the 32 bytes at [r10] (any alignment: single LDRs) as a little-endian
+ * integer with bits 255 and 0 cleared, or 2 if that leaves 0 (even and nonzero mod p).
+ * Clobbers r8, r9.
+ * CT: the value is secret; "is zero" is ~(v | -v) >> 31, shifted into bit 1. */
+.Llambda:
     ldr     r0, [r10, #0]
     ldr     r1, [r10, #4]
     ldr     r2, [r10, #8]
     ldr     r3, [r10, #12]
-    movs    r4, r0
-    orrs    r4, r1
-    orrs    r4, r2
-    orrs    r4, r3
-    rsbs    r5, r4, #0
-    orrs    r4, r5
-    mvns    r4, r4
-    lsrs    r4, r4, #31          /* 1 iff v = 0 */
-    orrs    r0, r4
-    movs    r4, #0
-    movs    r5, #0
-    movs    r6, #0
-    movs    r7, #0
+    ldr     r4, [r10, #16]
+    ldr     r5, [r10, #20]
+    ldr     r6, [r10, #24]
+    ldr     r7, [r10, #28]
+    bic     r0, r0, #1
+    bic     r7, r7, #0x80000000
+    orr     r8, r0, r1
+    orr     r8, r8, r2
+    orr     r8, r8, r3
+    orr     r8, r8, r4
+    orr     r8, r8, r5
+    orr     r8, r8, r6
+    orr     r8, r8, r7
+    rsbs    r9, r8, #0
+    orrs    r8, r8, r9
+    mvns    r8, r8
+    lsrs    r8, r8, #31          /* 1 iff v = 0 */
+    orr     r0, r0, r8, lsl #1
     bx      lr
     .size   mb_x25519_scalarmult, .-mb_x25519_scalarmult
 
@@ -560,3 +569,4 @@ mb_fe25519_invert:
     add     sp, sp, #FRAME
     pop     {r4-r11, pc}
     .size   mb_fe25519_invert, .-mb_fe25519_invert
+#endif /* MB_ASM_CORTEX_M4 */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include "util/backend.h"
+#if MB_ASM_MSP430X   /* else this file is empty (util/backend.h) */
 /*
  * X25519 scalar multiplication for the MSP430X: the whole of mb_x25519_scalarmult
  * (src/curve/x25519_ladder.h; replaces src/curve/x25519_scalarmult.c, and with it
@@ -15,8 +17,9 @@
  * (AA + 121665 E = BB + 121666 E). The last one is one kernel, h = 121665 f + g in place
  * of AA, so the state needs one temporary only: five working slots (x2, z2, x3, z3, t0),
  * x1 and z1. z1 = 1 (plain ladder) skips its product; rnd == NULL is public.
- * Randomized ([DS16], [DS16] Algorithm 1): P = (lambda u : lambda), R0 = (rho : 0),
- * lambda = rnd[0..16), rho = rnd[16..32) as 128-bit integers, each 1 if it is 0.
+ * Randomized ([DS16] Algorithm 1): P = (lambda u : lambda), R0 = (rho : 0), lambda = the
+ * 32 bytes of rnd with bits 255 and 0 cleared (2 if that is 0), rho = lambda^2: full
+ * width and even (src/curve/x25519_ladder.h; docs/SIDE_CHANNELS.md).
  * The conditional swap of R0 and R1 before each step (swap bit s = k_t xor k_(t+1)) is
  * a select, not a swap: A, B, C, D are computed from the unswapped R0, R1; DA + CB and
  * (DA - CB)^2, so x3' and z3', do not change if R0 and R1 trade places, and only the
@@ -40,9 +43,8 @@
  * r11-r15 cleared; r4-r10 are restored (r6 held bits of k).
  * Constant time: the only branches are on the public loop counters, the bit position
  * and rnd == NULL.
- * Cycles (measured through mb_x25519 by make bench-msp430, README "Where the cycles
- * go"): MPY32 5,080,641, randomized 5,587,978; 16-bit multiplier 7,889,009 / 8,736,314.
- * mb_fe25519_invert 417,000 / 644,460. Code 832 bytes.
+ * Cycles and code size: measured through mb_x25519 by make bench-msp430 (README "Where
+ * the cycles go"; not repeated here, where they would go stale).
  */
 #include "board.h"
 #include "msp430x.inc"
@@ -137,11 +139,8 @@ mb_x25519_scalarmult:
         jz      .Lplain
         PTR     r12, Z1
         mov     r8, r13
-        call    #.Lfrom16               /* z1 = lambda */
-        PTR     r12, X2
-        mov     r8, r13
-        add     #16, r13
-        call    #.Lfrom16               /* x2 = rho */
+        call    #.Llambda               /* z1 = lambda */
+        SQR     X2, Z1                  /* x2 = rho = lambda^2 */
         OP3     mb_fe25519_mul, X1, X1, Z1      /* x1 = lambda u */
         PTR     r12, Z3
         PTR     r13, Z1
@@ -317,34 +316,37 @@ mb_fe25519_invert:
         INV     IZ2, IA, IZ11, 0        /* z^(2^255 - 21) */
 .Linv_end:
 
-/* h (r12) = the 128-bit little-endian integer at r13 (any alignment), or 1 if it is 0
- * (so h is nonzero mod p > 2^128). CT: the zero test is arithmetic (the borrow of
- * OR - 1), not a branch; the loops count public lengths. Clobbers r10 (a pointer),
- * r11-r15 (cleared: secret bytes). */
-.Lfrom16:
-        mov     #0, r11
+/* h (r12) = lambda: the 32 bytes at r13 (any alignment) as a little-endian integer with
+ * bits 255 and 0 cleared, or 2 if that leaves 0 (even, and nonzero mod p: p is odd and
+ * lambda < 2^255; src/curve/x25519_ladder.h). CT: the zero test is arithmetic (the
+ * borrow of OR - 1), not a branch; the loops count public lengths. Clobbers r10 (a
+ * pointer), r11-r15 (cleared: secret bytes). */
+.Llambda:
         mov     r12, r10
-        add     #16, r10                /* end of the low half */
+        add     #32, r10                /* the end of h */
 1:      mov.b   @r13+, r14
         mov.b   @r13+, r15
         swpb    r15
         bis     r15, r14
-        bis     r14, r11
         mov     r14, 0(r12)
         incd    r12
         cmp     r10, r12
         jne     1b
-        add     #16, r10
-2:      mov     #0, 0(r12)
-        incd    r12
+        bic     #1, -32(r12)            /* even */
+        bic     #0x8000, -2(r12)        /* below 2^255 */
+        sub     #32, r12
+        mov     #0, r11
+2:      bis     @r12+, r11              /* the OR of the words */
         cmp     r10, r12
         jne     2b
         mov     #0, r14
         sub     #1, r11                 /* C = 0 iff the OR was 0 */
         addc    #0, r14                 /* 1 iff nonzero */
         xor     #1, r14                 /* 1 iff zero */
+        rla     r14                     /* 2 iff zero */
         bis     r14, -32(r12)
         mov     #0, r11
         mov     #0, r14
         mov     #0, r15
         ret
+#endif /* MB_ASM_MSP430X */

@@ -135,6 +135,7 @@ ladder:                ; bit t = cnt of the scalar selects the bank mapping
   CALLP L16, fa24
   CALLP L17, fmul
   LOOP ladder
+ladder_end:            ; (label only: hw/leak/dh1_rand.s's ladder ends here too)
   CSW                  ; after bit 0 the mapping is k_0 = 0 (clamped): identity
 
 ; z^(p-2), p - 2 = 2^255 - 21 (254 squarings, 11 multiplications)

@@ -6,6 +6,7 @@
 #include "cpu.h"
 #include "fault.h"
 #include "inject.h"
+#include "leak.h"
 #include "mem.h"
 #include "profile.h"
 #include "sim.h"
@@ -52,6 +53,7 @@ static inline void set_reg(int n, uint32_t v, int sz)
     if (inj_mem) inj_last_reg = n;
     v &= MASK[sz];      // byte/word writes clear the upper register bits
     if (n <= 1) v &= ~1u; // PC and SP are always even
+    if (leak_on) leak_reg(v); // leakage model (leak.h)
     R[n] = v;
 }
 
@@ -601,6 +603,7 @@ void cpu_run(void)
         uint16_t op = fetch();
         int c = exec_one(op);
         if (watched) inject_after();
+        if (leak_on) leak_step(M.pc0);
         M.cyc += (uint64_t)c;
         M.insns++;
         if (M.profile) profile_step(op, c);

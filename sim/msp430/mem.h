@@ -9,6 +9,7 @@
 
 #include "fault.h"
 #include "inject.h"
+#include "leak.h"
 #include "sim.h"
 #include "trace.h"
 
@@ -33,6 +34,7 @@ static inline uint16_t rd16(uint32_t a)
     int k = page_kind[a >> 8];
     uint16_t v = (k == PG_RAM || k == PG_FRAM) ? (uint16_t)(mem[a] | (mem[a + 1] << 8)) : slow_read16(a);
     if (inj_mem) v = (uint16_t)inject_load(v, 16); // fault injection (inject.h)
+    if (leak_on) leak_data(v);                      // leakage model (leak.h)
     return v;
 }
 
@@ -43,6 +45,7 @@ static inline uint8_t rd8(uint32_t a)
     int k = page_kind[a >> 8];
     uint8_t v = (k == PG_RAM || k == PG_FRAM) ? mem[a] : slow_read8(a);
     if (inj_mem) v = (uint8_t)inject_load(v, 8);
+    if (leak_on) leak_data(v);
     return v;
 }
 
@@ -52,6 +55,7 @@ static inline void wr16(uint32_t a, uint16_t v)
     a &= ADDR_MASK;
     if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word write at 0x%05x", a);
     if (M.trace) trace_event(TR_WR, a);
+    if (leak_on) leak_write(v);
     int k = page_kind[a >> 8];
     if (k == PG_RAM || k == PG_FRAM) {
         mem[a] = (uint8_t)v;
@@ -66,6 +70,7 @@ static inline void wr8(uint32_t a, uint8_t v)
     if (inj_mem & INJ_M_NOWRITE) return; // a skipped instruction writes nothing
     a &= ADDR_MASK;
     if (M.trace) trace_event(TR_WR, a);
+    if (leak_on) leak_write(v);
     int k = page_kind[a >> 8];
     if (k == PG_RAM || k == PG_FRAM) {
         mem[a] = v;

@@ -30,9 +30,13 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
  * little-endian; all zero for the neutral element. rnd == NULL: plain ladder from
  * R0 = (1 : 0), R1 = (u : 1). Otherwise [DS16]'s Algorithm 1: P = (lambda u : lambda)
  * (both as the ladder's start R1 and as the difference of every step) and
- * R0 = (rho : 0), with lambda = the 128-bit little-endian integer rnd[0..16) and
- * rho = rnd[16..32), each replaced by 1 if it is 0 (so both are nonzero mod p, as
- * p > 2^128; 128 random bits each are ample for the blinding).
+ * R0 = (rho : 0), with lambda = the 32 bytes of rnd as a little-endian integer with bits
+ * 255 and 0 cleared (2 if that is 0) and rho = lambda^2: both even and nonzero mod p.
+ * Full width, so that lambda u and lambda fill every word of the field elements even
+ * for a small u such as 9; even, because the radix 2^16/2^32 fields work mod
+ * 2^256 - 38 = 2p, where an odd lambda leaves the residue mod 2 unrandomized (the
+ * reasons in x25519_scalarmult.c and docs/SIDE_CHANNELS.md; every backend, C or
+ * assembly, derives lambda and rho the same way).
  * Pre: k is already clamped (bit 255 = 0). out may alias u.
  * CT: k, rnd, out are secret; u is public. */
 void mb_x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],

@@ -63,7 +63,7 @@ CT_CASE(x25519_randomized)
 
 CT_CASE(x25519_randomized_zero_rnd)
 {
-    /* rnd = 0 exercises the lambda/rho = 0 -> 1 mapping, which must be branch-free. */
+    /* rnd = 0 exercises the lambda = 0 -> 2 mapping, which must be branch-free. */
     uint8_t sk[32], pk[32], rnd[32] = { 0 }, out[32];
     int rc;
     ct_random(sk, 32);

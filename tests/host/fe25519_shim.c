@@ -21,7 +21,7 @@ int fet_run(int op, size_t n, const uint8_t *a, const uint8_t *b, const uint8_t 
 void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t u[32],
                 const uint8_t *rnd);
 
-/* 25 for the radix-2^25.5 backend (built as MB_RADIX=25, which radix.h turns into 32). */
+/* 25 for the radix-2^25.5 backend (built as MB_RADIX=25, which util/backend.h turns into 32). */
 int fet_radix(void) { return MB_FE25519_R25 ? 25 : MB_RADIX; }
 
 /* The projective result (X : Z) of the ladder, canonical bytes, as mb_x25519_scalarmult
@@ -35,15 +35,15 @@ void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t
     mb_fe25519_frombytes(&x1, u);
     mb_fe25519_set(&w[X25519_Z2], 0);
     if (rnd) {
-        uint8_t s[32] = { 0 };
+        uint8_t s[32];
         int i, nz = 0;
-        for (i = 0; i < 16; i++) { s[i] = rnd[i]; nz |= rnd[i]; }
-        if (!nz) s[0] = 1;
+        for (i = 0; i < 32; i++) s[i] = rnd[i];
+        s[0] &= 0xfe;
+        s[31] &= 0x7f;
+        for (i = 0; i < 32; i++) nz |= s[i];
+        if (!nz) s[0] = 2;
         mb_fe25519_frombytes(&lambda, s);
-        nz = 0;
-        for (i = 0; i < 16; i++) { s[i] = rnd[16 + i]; nz |= rnd[16 + i]; }
-        if (!nz) s[0] = 1;
-        mb_fe25519_frombytes(&w[X25519_X2], s);
+        mb_fe25519_sqr(&w[X25519_X2], &lambda);
         mb_fe25519_mul(&x1, &x1, &lambda);
         w[X25519_X3] = x1;
         w[X25519_Z3] = lambda;

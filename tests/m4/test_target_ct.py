@@ -61,8 +61,8 @@ def p256_peer():
     return key, key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
 
 
-def patched(tmp_path, op, secret, pub=b"", tag="", variant="O2"):
-    data = bytes([OPS[op]]) + secret + RND + pub.ljust(65, b"\0")
+def patched(tmp_path, op, secret, pub=b"", tag="", variant="O2", rnd=RND):
+    data = bytes([OPS[op]]) + secret + rnd + pub.ljust(65, b"\0")
     return target_m4.patch_elf(elf(variant), tmp_path / f"ct-{variant}-{op}-{tag}.elf",
                                "ct_input", data)
 
@@ -195,6 +195,26 @@ def test_trace_independent_of_secret(variant, op, tmp_path):
     assert len({r[4] for r in runs}) == len(secrets), "secrets gave equal outputs"
     assert len({r[0] for r in runs}) == 1, f"{op}: executed addresses depend on the secret: {runs}"
     assert len({r[1] for r in runs}) == 1, f"{op}: data addresses depend on the secret: {runs}"
+
+
+# rnd is secret too: lambda = rnd with bits 0 and 255 cleared, 2 if that is 0
+# (src/curve/x25519_ladder.h); the zero case must be a mask, not a branch.
+RNDS = [RND, bytes(32), b"\x01" + bytes(30) + b"\x80", b"\xff" * 32]
+
+
+@pytest.mark.parametrize("variant", ["O2"] + (["O2-asm"] if ASM else []))
+def test_trace_independent_of_rnd(variant, tmp_path):
+    """x25519_randomized: the same addresses for a random rnd and for those that make
+    lambda = 0 before the fix-up to 2."""
+    secret = X_SECRETS[0]
+    want = sodium.crypto_scalarmult(secret, X_PUB).hex()
+    runs = set()
+    for i, rnd in enumerate(RNDS):
+        out, code_h, data_h, _, _ = Tracer(patched(tmp_path, "x25519_randomized", secret, X_PUB,
+                                                   f"rnd{i}", variant, rnd)).run()
+        assert parse(out)["out"] == want, (i, out)
+        runs.add((code_h, data_h))
+    assert len(runs) == 1, f"{variant}: the trace depends on rnd"
 
 
 @pytest.mark.skipif(not target_m4.have_model(), reason="cycle model motebox_tools.sim.m4 not present yet")

@@ -68,7 +68,7 @@ def test_x25519(fw):
         vec.append((sk, pk, sodium_x25519(sk, bytes(pk[:31]) + bytes([pk[31] & 0x7F]))))
     # a low-order point (u = 0): -1 and an all-zero output
     vec.append((rnd.randbytes(32), bytes(32), bytes(32)))
-    # randomized: case 0 with random lambda, rho; case 1 with both 0 (each becomes 1)
+    # randomized: case 0 with a random lambda; case 1 with rnd = 0 (lambda = 2)
     blob = b"".join(k + u + (bytes(32) if i == 1 else rnd.randbytes(32))
                     for i, (k, u, _) in enumerate(vec))
     r = fw.run(cases=blob, max_cycles=400_000_000).check()

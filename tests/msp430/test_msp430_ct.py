@@ -72,7 +72,7 @@ def expected(op, secret, pub):
     return None
 
 
-def run_op(tmp_path, variant, op, secret, pub):
+def run_op(tmp_path, variant, op, secret, pub, rnd=RND):
     # P-256 runs in an image of its own (both curves do not fit in FRAM: mk/msp430.mk)
     src = t430.firmware("ct-p256" if op in P256_OPS else "ct", variant=variant)
     mpy = t430.VARIANTS[variant].mpy
@@ -80,8 +80,8 @@ def run_op(tmp_path, variant, op, secret, pub):
         pytest.fail(f"{t430.sim_path()} missing: run `make` (SIM430's simulator)")
     if not src.exists():
         pytest.fail(f"{src} missing: run `make msp430` first")
-    blob = bytes([op]) + secret + RND + pub.ljust(65, b"\0")
-    elf = t430.patch_elf(src, tmp_path / f"ct-{variant}-{op}-{secret[:4].hex()}.elf", "ct_input",
+    blob = bytes([op]) + secret + rnd + pub.ljust(65, b"\0")
+    elf = t430.patch_elf(src, tmp_path / f"ct-{variant}-{op}-{secret[:4].hex()}-{rnd[:2].hex()}{rnd[-1]:02x}.elf", "ct_input",
                          blob)
     begin, _ = t430.symbol(elf, "ct_begin")
     end, _ = t430.symbol(elf, "ct_end")
@@ -134,6 +134,21 @@ def test_constant_time(tmp_path, op, name, variant):
         pytest.fail(f"{name}: trace differs between secrets {windows}; first difference "
                     f"(instruction, trace line a, line b, function): {where}")
     assert len(cycles) == 1, f"{name}: cycle count differs between secrets: {cycles}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: case_id("x25519_randomized", v))
+def test_x25519_randomized_rnd(tmp_path, variant):
+    """rnd is secret too: lambda = rnd with bits 0 and 255 cleared, 2 if that is 0
+    (src/curve/x25519_ladder.h). The same trace and cycles for a random rnd and for
+    those that make lambda = 0 before the fix-up (a mask, not a branch)."""
+    secret = secrets(2)[0]
+    want = expected(2, secret, X25519_PUB)
+    seen = set()
+    for rnd in (RND, bytes(32), b"\x01" + bytes(30) + b"\x80", b"\xff" * 32):
+        window, cycles, out, fields, _ = run_op(tmp_path, variant, 2, secret, X25519_PUB, rnd)
+        assert fields["return"] == "0" and out == want, (rnd.hex(), fields)
+        seen.add((window, cycles))
+    assert len(seen) == 1, f"{variant}: trace or cycles depend on rnd: {seen}"
 
 
 NEG = [(op, name, v) for v in ["mpy32"] + ASM

@@ -112,6 +112,7 @@ class Result:
     trace_hash: str = None      # sha256 of the instruction/data-address trace (trace=True)
     profile: dict = None        # name -> {"calls", "self", "inclusive", "instructions"}
     rules: dict = None          # cycles by timing rule (profile=True); sums to cycles
+    leak: object = None         # leakage samples (numpy float32) when run with leak=Probe
     seconds: float = 0.0        # wall time of the run
     cpu_seconds: float = 0.0    # process CPU time of the run
     error: str = None           # why the run stopped abnormally (fault, limit)
@@ -137,7 +138,7 @@ def _wide_unaligned(addr, first):
 class M4:
     def __init__(self, elf_path, *, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES,
                  trace=False, trace_file=None, trace_window=None, profile=False, stack=True,
-                 stdin=b""):
+                 stdin=b"", leak=None):
         self.elf_path = str(elf_path)
         self.limit = max_instructions or (1 << 62)
         self.limited = max_instructions is not None
@@ -213,6 +214,10 @@ class M4:
             uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, self._hook_mem_trace)
             for addr in scan_divides(self.exec_ranges):
                 uc.hook_add(UC_HOOK_CODE, self._hook_div_trace, None, addr, addr)
+        # leakage model (leak.py): hooks of its own, none on the timing path
+        self.leak = leak
+        if leak is not None:
+            leak.attach(self)
 
     # --- loading ------------------------------------------------------------------
     def _load_elf(self):
@@ -722,13 +727,14 @@ class M4:
                       trace_hash=trace_hash,
                       profile=self.profiler.prof if self.profiling else None,
                       rules=self.profiler.rules if self.profiling else None,
+                      leak=self.leak.samples() if self.leak is not None else None,
                       seconds=seconds, cpu_seconds=cpu, error=self.error,
                       warnings=self.warnings)
 
 
 def run(elf, *, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES, trace=False,
         trace_file=None, trace_window=None, profile=False, stack=True, stdin=b"",
-        console=None):
+        console=None, leak=None):
     """Run firmware `elf` to its semihosting exit. Returns a Result (never raises for
     program faults: see Result.error and Result.exit_code, EXIT_STATUSES); raises
     SimError (with .status) if the file cannot be loaded. max_cycles: the cycle budget
@@ -737,9 +743,10 @@ def run(elf, *, max_instructions=None, max_cycles=DEFAULT_MAX_CYCLES, trace=Fals
     trace: compute Result.trace_hash over executed blocks, IT-skipped instructions, data
     addresses and divide operand widths (docs/M4_TIMING.md); trace_file: also write it;
     trace_window=("begin_fn", "end_fn"): record only from entering begin_fn until entering
-    end_fn. profile: Result.profile per function. stack: Result.max_stack."""
+    end_fn. profile: Result.profile per function. stack: Result.max_stack.
+    leak: a leak.Probe (leakage model inside a window): Result.leak, the samples."""
     sim = M4(elf, max_instructions=max_instructions, max_cycles=max_cycles, trace=trace,
              trace_file=trace_file, trace_window=trace_window, profile=profile, stack=stack,
-             stdin=stdin)
+             stdin=stdin, leak=leak)
     sim.semi.console = console
     return sim.run()
