@@ -86,9 +86,9 @@ int mb_x25519(uint8_t out[32], const uint8_t sk[32], const uint8_t pk[32]) MB_MU
 int mb_x25519_base(uint8_t pk[32], const uint8_t sk[32]) MB_MUST_CHECK;
 
 /* Same result as mb_x25519, computed with randomized projective coordinates
- * ([DS16], Algorithm 1): the starting point is scaled by a nonzero lambda and the
- * neutral element by a nonzero rho, both derived from rnd. rnd MUST be fresh random
- * bytes for every call (it is the side-channel countermeasure, not a key).
+ * ([DS16], Algorithm 1): the starting point is scaled by a nonzero lambda (all 32 bytes
+ * of rnd, bits 0 and 255 cleared) and the neutral element by rho = lambda^2. rnd MUST be
+ * fresh random bytes for every call (it is the side-channel countermeasure, not a key).
  * Secret: sk, rnd, out. */
 int mb_x25519_randomized(uint8_t out[32], const uint8_t sk[32], const uint8_t pk[32],
                          const uint8_t rnd[32]) MB_MUST_CHECK;
@@ -250,6 +250,92 @@ typedef int (*mb_write_fn)(void *ctx, size_t off, const uint8_t *buf, size_t len
 int mb_secretbox_open_twopass(const uint8_t tag[16], size_t clen, const uint8_t n[24],
                               const uint8_t k[32], mb_read_fn read, mb_write_fn write,
                               void *ctx) MB_MUST_CHECK;
+
+/* ---- node side of the node-server protocol (docs/PROTOCOL.md) ---------------------
+ * A sensor node sends each reading as one datagram
+ *     0x11 || key id (8) || counter c (8, big-endian) || tag (16) || ciphertext
+ * = crypto_box_easy(reading, nonce_up(c), pk_server, sk_node) behind a 17-byte header,
+ * and accepts a 65-byte receipt for its pending counter. The counter is the nonce: it
+ * is used only after it has been reserved in non-volatile memory (NVM), so a power cut
+ * at any instruction never makes the node reuse one. NVM is MB_NODE_NVMBYTES the
+ * caller keeps (FRAM, a flash page, a file): the node reads it once, at boot, from a
+ * pointer, and writes it through a callback, mb_write_fn(ctx, off, buf, len) (return 0
+ * once the bytes are durable, nonzero on failure). Two slots (reserved bound, sequence,
+ * check) so that a torn write leaves the other slot valid; a blank image (all 0x00 or
+ * all 0xFF) is a new node. The node state is MB_NODE_STATEBYTES, no heap, no RNG.
+ *
+ * Fail-closed state: boot writes a phase word; a call on a state not from a successful
+ * boot (zeros, garbage, a failed boot) returns -1 with its outputs zeroed and wipes the
+ * state. Secret: the key k and the state (it holds k); readings and receipt plaintexts.
+ * Public: counters, key id, NVM contents, lengths, datagrams. */
+#define MB_NODE_KEYIDBYTES     8     /* key id = pk_node[0..8) */
+#define MB_NODE_HEADBYTES      17    /* type || key id || counter */
+#define MB_NODE_OVERHEADBYTES  33    /* head + Poly1305 tag: datagram = 33 + reading */
+#define MB_NODE_READINGBYTES_MAX 1024 /* longest reading of one datagram */
+#define MB_NODE_RECEIPTBYTES   65    /* head || tag || 32 bytes: status, command */
+#define MB_NODE_COMMANDBYTES   31    /* command bytes of a receipt (after its status) */
+#define MB_NODE_NVMBYTES       40    /* two 20-byte slots */
+#define MB_NODE_BLOCK          16    /* counters reserved per NVM write */
+#define MB_NODE_TYPE_READING   0x11  /* first byte of an uplink datagram (version 1) */
+#define MB_NODE_TYPE_RECEIPT   0x12  /* first byte of a receipt (version 1) */
+#define MB_NODE_STATEBYTES     64    /* sizeof(mb_node) */
+
+/* The state of one node (caller-allocated, MB_NODE_STATEBYTES). Secret. */
+typedef struct mb_node {
+    uint32_t opaque[16];   /* layout private to src/proto/node_msg.c */
+} mb_node;
+
+/* sizeof(mb_node), for bindings. */
+size_t mb_node_size(void);
+
+/* Start the node: k = mb_box_beforenm(pk_server, sk_node) (computed once and kept),
+ * key_id = pk_node[0..8), nvm = the MB_NODE_NVMBYTES image as it is now. Restores the
+ * reserved bound from the newest valid slot and reserves the next block of counters
+ * at once (one write through `write`; two on the first boot, from a blank image), so
+ * every counter handed out after boot is reserved before it is used. Returns -1 (state
+ * wiped) when neither slot is valid nor blank (a corrupt image), the counters are
+ * exhausted, or the write fails. Secret: k. Public: key_id, nvm (its checks are a
+ * public hash: the image holds no secret). */
+int mb_node_boot(mb_node *n, const uint8_t k[32], const uint8_t key_id[8],
+                 const uint8_t nvm[MB_NODE_NVMBYTES], mb_write_fn write,
+                 void *ctx) MB_MUST_CHECK;
+
+/* Seal one reading m (1 <= mlen <= MB_NODE_READINGBYTES_MAX) into the datagram out
+ * (MB_NODE_OVERHEADBYTES + mlen bytes) under the next counter, which becomes the
+ * pending one (the previous pending message, if any, can no longer be acknowledged).
+ * When the reserved block runs out, the next block is reserved through `write` before
+ * return. Retransmit the same bytes until mb_node_open_receipt accepts the receipt: a
+ * new seal is a new message. out may overlap m in any way. Returns -1 (out zeroed:
+ * 33 + mlen bytes; only its first 33 bytes when mlen is 0 or too long) on a bad state,
+ * exhausted counters or a failed reservation. Secret: m, the state. Public: mlen, out. */
+int mb_node_seal(mb_node *n, uint8_t *out, const uint8_t *m, size_t mlen,
+                 mb_write_fn write, void *ctx) MB_MUST_CHECK;
+
+/* Streaming seal of a reading too long to hold: takes the next counter as mb_node_seal
+ * does, writes the 17-byte head and starts s under (k, nonce_up(counter)); then
+ *   mb_box_stream_update(s, ...)...  the ciphertext, any chunks;
+ *   mb_box_stream_final(s, tag)      the tag.
+ * The datagram head || tag || ciphertext equals mb_node_seal's bytes for the same
+ * counter and reading. The reading must be 1..MB_NODE_READINGBYTES_MAX bytes for the
+ * server to take it (the stream cannot check). Returns -1 (head zeroed, s wiped so that
+ * the updates fail closed) as mb_node_seal. Secret: the state. */
+int mb_node_seal_stream_init(mb_node *n, mb_box_stream *s, uint8_t head[MB_NODE_HEADBYTES],
+                             mb_write_fn write, void *ctx) MB_MUST_CHECK;
+
+/* Open the receipt r (rlen must be MB_NODE_RECEIPTBYTES) for the pending counter:
+ * type 0x12, our key id, counter = pending, and a tag that verifies under
+ * nonce_down(pending). On success *status = R[0] (0x00: stored), cmd = R[1..32), the
+ * message is no longer pending (the same receipt again is refused), returns 0. Any
+ * other receipt (no message pending, another counter, a bad tag, a wrong length or
+ * type) returns -1 with *status = 0 and cmd zeroed, and leaves the state as it was.
+ * Secret: the state, *status and cmd. Public: r, rlen. */
+int mb_node_open_receipt(mb_node *n, uint8_t *status, uint8_t cmd[MB_NODE_COMMANDBYTES],
+                         const uint8_t *r, size_t rlen) MB_MUST_CHECK;
+
+/* The counter the next seal will use, and the pending one (0: none); both 0 on a state
+ * not from a successful boot. Public. */
+uint64_t mb_node_next(const mb_node *n);
+uint64_t mb_node_pending(const mb_node *n);
 
 /* ---- NIST P-256 ECDH ------------------------------------------------------------- */
 

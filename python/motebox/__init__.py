@@ -14,11 +14,12 @@ simulators, demo and bench tools are the separate `motebox_tools` package
 from ._native import (BoxStream, BoxUnstream, Library, StreamMisuse, default_lib_path,
                       lib_candidates)
 from .errors import BadBox, BadKey, LibraryNotFound, MoteboxError
+from .node import Node, NodeRefused
 
 __version__ = "0.1.0"
 __all__ = ["BadBox", "BadKey", "BoxStream", "BoxUnstream", "Library", "LibraryNotFound",
-           "MoteboxError", "StreamMisuse", "default_lib_path", "lib", "lib_candidates",
-           "__version__"]
+           "MoteboxError", "Node", "NodeRefused", "StreamMisuse", "default_lib_path", "lib",
+           "lib_candidates", "__version__"]
 
 _default = None
 

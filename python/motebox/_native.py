@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from .errors import BadBox, BadKey, LibraryNotFound, MoteboxError, check_bytes as _bytes
+from .node import NodeMethods
 from .p256 import P256
 
 LIBNAME = "libmotebox.so"
@@ -101,7 +102,7 @@ _PROTOS = {
 }
 
 
-class Library(P256):
+class Library(P256, NodeMethods):
     """One loaded build of libmotebox. Methods mirror the C API with bytes in and out."""
 
     def __init__(self, path=None):

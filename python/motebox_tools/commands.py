@@ -33,10 +33,43 @@ def _demo(argv):
 
 
 def _fault(argv):
+    # --chip m4: the Cortex-M4 model's campaigns (fault_m4.py); default the MSP430's
+    argv = list(argv or [])
+    if argv[:2] == ["--chip", "m4"] or argv[:1] == ["--chip=m4"]:
+        from . import fault_m4
+        return fault_m4.main(argv[2 if argv[0] == "--chip" else 1:])
+    if argv[:2] == ["--chip", "msp430"] or argv[:1] == ["--chip=msp430"]:
+        argv = argv[2 if argv[0] == "--chip" else 1:]
     from . import fault
     return fault.main(argv)
 
 
+def _leak(argv):
+    from .leak import cli
+    return cli.main(argv)
+
+
+def _serve(argv):
+    from .gateway import cli
+    return cli.serve_main(argv)
+
+
+def _nodes(argv):
+    from .gateway import cli
+    return cli.nodes_main(argv)
+
+
+def _loadgen(argv):
+    from .gateway import cli
+    return cli.loadgen_main(argv)
+
+
 sim = _Command("run firmware in a simulator", _sim)
-fault = _Command("single-fault campaigns on the simulated MSP430 (docs/FAULTS.md)", _fault)
+fault = _Command("single-fault campaigns on the simulated MSP430 (--chip m4 first: the "
+                 "Cortex-M4 model) (docs/FAULTS.md)", _fault)
 demo = _Command("sensor node and libsodium server demo", _demo)
+leak = _Command("simulated power traces: TVLA and CPA (docs/SIDE_CHANNELS.md)", _leak)
+serve = _Command("the gateway: open node messages into SQLite or PostgreSQL (docs/PROTOCOL.md)",
+                 _serve)
+nodes = _Command("the gateway's registry of node public keys: add, list, revoke", _nodes)
+loadgen = _Command("load generator for the gateway (loopback, bounded)", _loadgen)

@@ -6,6 +6,7 @@
 // reads the unfaulted run made there, so they cannot fault.
 #include <string.h>
 
+#include "fault.h"
 #include "inject.h"
 #include "sim.h"
 
@@ -39,6 +40,8 @@ int inject_before(uint32_t pc)
         return 0;
     }
     if (!counted(pc)) return 0;
+    if (INJ.kind == INJ_CUT && INJ.count == INJ.at) // nvm.h: nothing of it runs
+        sim_fault(ST_POWERCUT, "power cut before counted instruction #%llu", (unsigned long long)INJ.count);
     target = INJ.kind != INJ_NONE && !INJ.done && INJ.count == INJ.at;
     watching = target || INJ.list;
     if (!watching) {

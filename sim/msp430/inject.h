@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 // Fault kinds.
-enum { INJ_NONE = 0, INJ_SKIP, INJ_FLIP, INJ_LOAD };
+enum { INJ_NONE = 0, INJ_SKIP, INJ_FLIP, INJ_LOAD, INJ_CUT }; // INJ_CUT: power cut (nvm.c)
 // Bits of inj_mem, nonzero only while the current instruction is watched: the memory
 // and register hooks of mem.h / cpu.c test this one global, so an unfaulted run pays a
 // predictable branch per access.

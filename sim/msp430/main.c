@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]
-//           [--max-cycles N] [--stats] [--profile [FILE]] [--fault-* ...] FIRMWARE.elf
+//           [--max-cycles N] [--stats] [--profile [FILE]] [--fault-* ...]
+//           [--leak FILE [--leak-* ...]] FIRMWARE.elf
 // Runs an MSP430FR5969 firmware image; console to stdout, exit status = the
 // program's (SIM_EXIT) or 201..210 for simulator errors (see sim.h, --help).
 // The command line and the order of start-up; the modules do the work.
@@ -11,19 +12,27 @@
 #include "cpu.h"
 #include "elf.h"
 #include "inject.h"
+#include "leak.h"
 #include "mem.h"
 #include "mpy.h"
+#include "nvm.h"
 #include "profile.h"
 #include "report.h"
 #include "sim.h"
 #include "trace.h"
+
+#define LEAK_DEFAULT_SAMPLES 10000000 // --leak-samples: 40 MB of float32
 
 static const char USAGE[] =
     "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
     "                 [--max-cycles N] [--stats] [--profile [FILE]]\n"
     "                 [--fault-window B:E] [--fault-range LO:HI]... [--fault-count]\n"
     "                 [--fault-list FILE] [--fault-skip N | --fault-flip N:REG:BIT |\n"
-    "                  --fault-load N:BIT] FIRMWARE.elf\n";
+    "                  --fault-load N:BIT] [--power-cut N]\n"
+    "                 [--nvm-load ADDR:FILE] [--nvm-dump ADDR:LEN:FILE]\n"
+    "                 [--leak FILE [--leak-window B:E] [--leak-samples N] [--leak-u8]\n"
+    "                  [--leak-noise SIGMA] [--leak-seed S]\n"
+    "                  [--leak-batch FILE --leak-patch ADDR:LEN [--leak-full K]]] FIRMWARE.elf\n";
 
 static void usage(void)
 {
@@ -47,7 +56,24 @@ static void help(void)
            "  --fault-flip N:REG:BIT  flip BIT (0..19) of register REG (0..15, or d = the\n"
            "                        register instruction N wrote, SR if it only set flags) after N\n"
            "  --fault-load N:BIT    flip BIT of the first value instruction N reads from memory\n"
-           "  The injection is reported on stderr: 'fault-injected: ...'.\n\n"
+           "  The injection is reported on stderr: 'fault-injected: ...'.\n"
+           "Leakage model (docs/SIDE_CHANNELS.md), one sample per instruction:\n"
+           "  --leak FILE           write the samples to FILE (float32 little-endian): the\n"
+           "                        Hamming weight of each register/memory write plus the\n"
+           "                        Hamming distance of successive data-bus values\n"
+           "  --leak-window B:E     from the first instruction at B up to (excluding) the\n"
+           "                        first at E (E = 0: no end; default: the whole run)\n"
+           "  --leak-samples N      at most N samples per run (default %d)\n"
+           "  --leak-u8             one byte per sample (rounded, saturated at 255)\n"
+           "  --leak-noise SIGMA    add Gaussian noise of standard deviation SIGMA\n"
+           "  --leak-seed S         noise seed (record i of a batch uses S + i)\n"
+           "  --leak-batch FILE     one run per LEN-byte record of FILE, written at ADDR\n"
+           "  --leak-patch ADDR:LEN (--leak-patch) after a reset of CPU, memory and\n"
+           "                        peripherals; exactly N samples each (zero padded);\n"
+           "                        stdout: each run's console, then 'leak-record I status\n"
+           "                        S|stop samples K cycles C'\n"
+           "  --leak-full K         records 0..K-1 run to their end, later ones stop when\n"
+           "                        their window ends (default: all run to the end)\n\n"
            "Exit status: the program's (value written to SIM_EXIT, 0..199), or a simulator error\n"
            "(one line 'msp430sim: error at PC 0xPPPPP: ... (after N cycles)' or 'msp430sim: FILE: ...'):\n"
            "  201 illegal or reserved instruction        206 cycle budget spent (endless loop?)\n"
@@ -56,8 +82,9 @@ static void help(void)
            "  203 word access at an odd address          208 bad command line\n"
            "  204 stack overflow: SP below               209 the program hangs (jump to itself\n"
            "      SIM_STACK_LIMIT or the image's data        with GIE = 0, CPUOFF)\n"
-           "  205 multiplier misuse                      210 a section outside RAM/FRAM\n",
-           USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES, INJ_MAX_RANGES);
+           "  205 multiplier misuse                      210 a section outside RAM/FRAM\n"
+           "  211 power cut (--power-cut N; nvm.h)\n",
+           USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES, INJ_MAX_RANGES, LEAK_DEFAULT_SAMPLES);
     exit(0);
 }
 
@@ -84,6 +111,16 @@ static void parse_pair(const char *s, uint64_t *a, uint64_t *b)
     first[n] = 0;
     *a = parse_count(first);
     *b = parse_count(c + 1);
+}
+
+// A non-negative decimal number (--leak-noise).
+static double parse_real(const char *s)
+{
+    char *end;
+    if (!(s[0] >= '0' && s[0] <= '9')) usage();
+    double v = strtod(s, &end);
+    if (*end || !(v >= 0 && v < 1e9)) usage();
+    return v;
 }
 
 static void set_fault(int kind)
@@ -118,6 +155,31 @@ static void parse_flip(const char *s)
     if (bit > 19) usage();
     INJ.bit = (int)bit;
     set_fault(INJ_FLIP);
+}
+
+static elf_info_t info;
+
+// The reset state of CPU, peripherals and the counters (memory holds the image).
+static void boot(void)
+{
+    mem_init();
+    mpy_reset();
+    memset(M.r, 0, sizeof M.r);
+    M.cyc = M.now = M.insns = 0;
+    M.halted = 0;
+    M.exit_status = 0;
+    M.cyc_hi_latch = 0;
+    M.stack_limit = 0;
+    M.stack_auto = 0;
+    M.stack_floor = info.stack_floor;
+    // Reset: PC from the reset vector (0xFFFE) if the image sets it.
+    uint32_t rv = (uint32_t)mem[0xFFFE] | ((uint32_t)mem[0xFFFF] << 8);
+    M.r[0] = ((rv != 0 && rv != 0xFFFF) ? rv : info.entry) & ADDR_MASK & ~1u;
+    // SP is undefined after reset: 0 until the program sets it; the high-water mark
+    // counts from the first value it sets (normally the top of the stack, by crt0).
+    M.r[1] = 0;
+    M.sp_min = 0xFFFFFFFFu;
+    M.sp_max = 0;
 }
 
 int main(int argc, char **argv)
@@ -179,7 +241,29 @@ int main(int argc, char **argv)
             if (bit > 15) usage();
             INJ.bit = (int)bit;
             set_fault(INJ_LOAD);
-        } else if (a[0] == '-') usage();
+        } else if (!strcmp(a, "--leak") && i + 1 < argc) LEAK.path = argv[++i];
+        else if (!strcmp(a, "--leak-window") && i + 1 < argc) {
+            uint64_t b, e;
+            parse_pair(argv[++i], &b, &e);
+            LEAK.begin = (uint32_t)b & ADDR_MASK;
+            LEAK.end = (uint32_t)e & ADDR_MASK;
+            LEAK.have_window = 1;
+        } else if (!strcmp(a, "--leak-samples") && i + 1 < argc) {
+            LEAK.max_samples = parse_count(argv[++i]);
+            if (!LEAK.max_samples) usage();
+        } else if (!strcmp(a, "--leak-u8")) LEAK.u8 = 1;
+        else if (!strcmp(a, "--leak-noise") && i + 1 < argc) LEAK.sigma = parse_real(argv[++i]);
+        else if (!strcmp(a, "--leak-seed") && i + 1 < argc) LEAK.seed = parse_count(argv[++i]);
+        else if (!strcmp(a, "--leak-batch") && i + 1 < argc) LEAK.batch = argv[++i];
+        else if (!strcmp(a, "--leak-patch") && i + 1 < argc) {
+            uint64_t addr, len;
+            parse_pair(argv[++i], &addr, &len);
+            if (!len || addr >= MEM_SIZE || len > MEM_SIZE - addr) usage();
+            LEAK.patch_addr = (uint32_t)addr;
+            LEAK.patch_len = (uint32_t)len;
+        } else if (!strcmp(a, "--leak-full") && i + 1 < argc) LEAK.full = parse_count(argv[++i]);
+        else if (nvm_option(argc, argv, &i, usage)) continue; // nvm.h: power cuts, NVM images
+        else if (a[0] == '-') usage();
         else if (!elf) elf = a;
         else usage();
     }
@@ -188,24 +272,24 @@ int main(int argc, char **argv)
         profile_path = NULL;
     }
     if (!elf) usage();
+    int leak_opts = LEAK.have_window || LEAK.max_samples || LEAK.u8 || LEAK.sigma > 0 || LEAK.batch ||
+                    LEAK.patch_len || LEAK.full != UINT64_MAX;
+    if (leak_opts && !LEAK.path) usage();
+    // A batch run is the leakage model's alone: one stride per record, nothing else traced.
+    if (LEAK.batch && (!LEAK.patch_len || !LEAK.max_samples || trace_path || trace_hash || profile ||
+                       INJ.enabled))
+        usage();
+    if (!LEAK.max_samples) LEAK.max_samples = LEAK_DEFAULT_SAMPLES;
 
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     mem_init();
     mpy_reset();
     cpu_init();
-    elf_info_t info;
     int rc = elf_load(elf, &info);
     if (rc) return rc;
-    M.stack_floor = info.stack_floor;
-    // Reset: PC from the reset vector (0xFFFE) if the image sets it.
-    uint32_t rv = (uint32_t)mem[0xFFFE] | ((uint32_t)mem[0xFFFF] << 8);
-    M.r[0] = ((rv != 0 && rv != 0xFFFF) ? rv : info.entry) & ADDR_MASK & ~1u;
-    // SP is undefined after reset: 0 until the program sets it; the high-water mark
-    // counts from the first value it sets (normally the top of the stack, by crt0).
-    M.r[1] = 0;
-    M.sp_min = 0xFFFFFFFFu;
-    M.sp_max = 0;
+    boot();
+    if ((rc = nvm_start()) != 0) return rc;
     M.trace_hash = 0xcbf29ce484222325ull;
     if (trace_path) {
         M.trace_file = fopen(trace_path, "w");
@@ -226,10 +310,11 @@ int main(int argc, char **argv)
     }
 
     M.t0 = sim_seconds();
-    cpu_run();
+    if (LEAK.path) rc = leak_main(boot);
+    else cpu_run();
     fflush(stdout);
     if (INJ.enabled) inject_finish();
     if (M.trace) trace_finish();
     print_reports();
-    return M.exit_status;
+    return LEAK.path ? rc : M.exit_status;
 }

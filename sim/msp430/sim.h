@@ -27,6 +27,7 @@ enum {
     ST_USAGE = 208,     // bad command line
     ST_HANG = 209,      // jump-to-self or CPUOFF with no interrupt source
     ST_MAP = 210,       // a section of the image lies outside RAM/FRAM
+    ST_POWERCUT = 211,  // --power-cut: the power was cut (nvm.h)
 };
 
 // The default cycle budget: 4.3x the longest run of the repository's firmware (the

@@ -13,7 +13,9 @@ Input schema (one file per target):
   (a goal of null is rendered "report": the figure is reported, no goal is set)
 A file with "kind": "fuzz" (bench/results/fuzz.json, `make fuzz`) has its own rows and
 table: see fuzz_table.py; so has "kind": "faults" (bench/results/faults.json, the fault
-campaigns): see fault_table.py.
+campaigns): see fault_table.py; so has "kind": "leakage" (bench/results/leakage.json,
+`make bench-leakage`): see leak_table.py; so has "kind": "powercut"
+(bench/results/powercut.json, the protocol's power-cut campaigns): see powercut_table.py.
 """
 import json
 import sys
@@ -21,6 +23,10 @@ import sys
 from ..paths import repo
 from .fault_table import fault_table
 from .fuzz_table import fuzz_table
+from . import plots   # the figures (plots.py, issue #16)
+from .gateway_table import gateway_table   # gateway hook (issue #17)
+from .leak_table import leak_table
+from .powercut_table import powercut_table
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
@@ -49,6 +55,12 @@ def table(result):
         return fuzz_table(result)
     if result.get("kind") == "faults":        # bench/results/faults.json (motebox_tools.fault)
         return fault_table(result)
+    if result.get("kind") == "gateway":       # bench/results/gateway.json (gateway hook, #17)
+        return gateway_table(result)
+    if result.get("kind") == "leakage":       # bench/results/leakage.json (motebox_tools.leak)
+        return leak_table(result)
+    if result.get("kind") == "powercut":      # bench/results/powercut.json (motebox_tools.powercut)
+        return powercut_table(result)
     units = {r.get("unit", "cycles") for r in result["rows"]}
     mixed = len(units) > 1
     unit = "value" if mixed else units.pop()
@@ -85,25 +97,8 @@ def table(result):
 
 
 def plot(result):
-    """Horizontal log-scale bars of median cycles per operation and implementation."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    rows = [r for r in result["rows"] if (r.get("cycles") or {}).get("median")]
-    if not rows:
-        return
-    labels = [f"{r['op']} [{r.get('impl', '')}]" for r in rows]
-    values = [r["cycles"]["median"] for r in rows]
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(rows) + 1.4))
-    ax.barh(range(len(rows)), values, color="#3b7dd8")
-    ax.set_yticks(range(len(rows)), labels, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xscale("log")
-    ax.set_xlabel(rows[0].get("unit", "cycles") + " (median, log scale)")
-    ax.set_title(result.get("title", result["target"]), fontsize=10)
-    fig.tight_layout()
-    fig.savefig(_results() / f"{result['target']}.png", dpi=110)
-    plt.close(fig)
+    """The result's plots (bars, the coprocessor's area plot, a chip's summary): plots.py."""
+    plots.render(result, _results())
 
 
 def main():
@@ -112,9 +107,11 @@ def main():
         print("bench_report: no results in bench/results", file=sys.stderr)
         return 1
     for r in results:
-        if r.get("plot") != "own":      # a bench step that draws its own plot says so
+        if r.get("plot") != "own" and r.get("kind") != "gateway":   # gateway: no cycle plot      # a bench step that draws its own plot says so
             plot(r)
     body = "\n\n".join(table(r) for r in results)
+    # The per-chip summary figures come before the long tables (plots.py).
+    body = "\n\n".join(filter(None, [plots.summary_markdown(results, _results()), body]))
     readme = repo() / "README.md"
     text = readme.read_text()
     if BEGIN not in text or END not in text:

@@ -39,6 +39,7 @@ ERRORS = {
     208: "usage error",
     209: "program hangs",
     210: "ELF section outside RAM/FRAM",
+    211: "power cut (--power-cut N, sim/msp430/nvm.h)",
 }
 DEFAULT_MAX_CYCLES = 20_000_000_000   # SIM_DEFAULT_MAX_CYCLES of sim/msp430/sim.h
 
