@@ -37,7 +37,7 @@ static fe25519 fe_f, fe_g, fe_h;
 static uint8_t sk[32], pk[32], rnd[32], nonce[24], key[32];
 #endif
 #if MB_HAVE_P256
-static uint8_t p256_pk[65], p256_sk[32];
+static uint8_t p256_pk[65], p256_sk[32], p256_rnd[32];
 #endif
 /* The buffers the stream and box operations run over are word-aligned on purpose: the
  * stream's xor takes its word path only then, and otherwise the link's .bss layout
@@ -71,6 +71,10 @@ static void op_x25519_base(void) { sink = mb_x25519_base(out, sk); }
 #if MB_HAVE_P256
 static void op_p256_base(void) { sink = mb_p256_base(out, p256_sk); }
 static void op_p256_ecdh(void) { sink = mb_p256_ecdh(out, p256_sk, p256_pk, 65); }
+static void op_p256_ecdh_randomized(void)
+{
+    sink = mb_p256_ecdh_randomized(out, p256_sk, p256_pk, 65, p256_rnd);
+}
 #endif
 #if BENCH_REST
 static void op_salsa20_block(void) { mb_salsa20_block(msg, nonce, key); }
@@ -95,6 +99,7 @@ static const struct bench_op ops[] = {
 #if MB_HAVE_P256
     {"p256_base", op_p256_base, 1, 0},
     {"p256_ecdh", op_p256_ecdh, 1, 0},
+    {"p256_ecdh_randomized", op_p256_ecdh_randomized, 1, 0},
 #endif
 #if BENCH_REST
     {"salsa20_block", op_salsa20_block, 0, 0},
@@ -126,6 +131,7 @@ static void setup(void)
 #if MB_HAVE_P256
     bench_fill(p256_sk, 32);
     p256_sk[0] &= 0x7F;  /* below the group order */
+    bench_fill(p256_rnd, 32);
     bench_fill(b, 32);
     b[0] &= 0x7F;
     sink = mb_p256_base(p256_pk, b);

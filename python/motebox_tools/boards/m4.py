@@ -173,6 +173,8 @@ OPS = {
     "x25519_base": ("X25519 public key (base point)", ["mb_x25519_base"]),
     "p256_base": ("P-256 public key (base point)", ["mb_p256_base"]),
     "p256_ecdh": ("P-256 ECDH", ["mb_p256_ecdh"]),
+    "p256_ecdh_randomized": ("P-256 ECDH, randomized projective coordinates",
+                             ["mb_p256_ecdh_randomized"]),
     "salsa20_block": ("Salsa20 block (64 bytes)", ["mb_salsa20_block"]),
     "poly1305_16": ("Poly1305 per 16 bytes", ["mb_poly1305"]),
     "box_stream_64": ("box stream per 64-byte block",

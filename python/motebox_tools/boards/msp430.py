@@ -299,6 +299,7 @@ SIZE_STUBS = {
     "x25519_randomized": "sink = (uint8_t)mb_x25519_randomized(a, b, c, d);",
     "p256_base": "sink = (uint8_t)mb_p256_base(a, b);",
     "p256_ecdh": "sink = (uint8_t)mb_p256_ecdh(a, b, c, 65);",
+    "p256_ecdh_randomized": "sink = (uint8_t)mb_p256_ecdh_randomized(a, b, c, 65, d);",
     "salsa20_block": "mb_salsa20_block(d, a, b);",
     "poly1305": "mb_poly1305_init(&ps, a); mb_poly1305_update(&ps, d, 64); mb_poly1305_final(&ps, b);",
     "box_stream": "mb_box_stream_init(&bs, a, b); sink = (uint8_t)mb_box_stream_update(&bs, d, d, 64); "
@@ -310,7 +311,7 @@ SIZE_STUBS = {
 # What each row measures, where the name alone does not say it.
 NOTES = {"poly1305": "per 16 bytes (poly1305_update)", "box_stream": "per 64-byte block (update)",
          "secretbox": "64-byte message", "box": "64-byte message, incl. X25519"}
-P256_OPS = {"p256_base", "p256_ecdh"}
+P256_OPS = {"p256_base", "p256_ecdh", "p256_ecdh_randomized"}
 
 
 def _size(elf):
