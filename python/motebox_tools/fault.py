@@ -263,23 +263,36 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
         rows = []
         for model in models:
             res = c.run(model, bits, seed, jobs)
-            row = {"target": "msp430", "impl": v.impl, "variant": variant,
-                   "function": f"mb_{target}", "model": MODELS[model], "faults": res["faults"],
-                   "crash": res["crash"], "error": res["error"], "wrong": res["wrong"],
-                   "exploitable": res["exploitable"], "hardened": hardened(c.elf),
-                   "window_instructions": len(c.insns),
-                   "faulted_functions": [n for n, _, _ in c.ranges],
-                   "sampling": "exhaustive" if model == "skip" or bits == "all"
-                   else f"{bits} of 16 bits per instruction, seed {seed}",
-                   "exploits": [f"#{i} 0x{pc:05x} {fn} {det}".rstrip()
-                                for i, pc, fn, det in res["exploits"][:20]]}
+            row = result_row("msp430", v.impl, variant, target, model, res, hardened(c.elf),
+                             len(c.insns), [n for n, _, _ in c.ranges],
+                             "exhaustive" if model == "skip" or bits == "all"
+                             else f"{bits} of 16 bits per instruction, seed {seed}")
             rows.append(row)
             if log:
-                log(f"{variant} {target} {model}{'' if row['hardened'] else ' (unhardened)'}: {res['faults']} faults, crash {res['crash']}, "
-                    f"error {res['error']}, wrong {res['wrong']}, exploitable {res['exploitable']}")
+                log_row(log, variant, row)
                 for e in row["exploits"]:
                     log(f"    {e}")
         return rows
+
+
+def result_row(chip, impl, variant, target, model, res, is_hardened, window_instructions,
+               faulted_functions, sampling):
+    """One row of bench/results/faults.json from a campaign's counts (both chips)."""
+    return {"target": chip, "impl": impl, "variant": variant, "function": f"mb_{target}",
+            "model": MODELS[model], "faults": res["faults"], "crash": res["crash"],
+            "error": res["error"], "wrong": res["wrong"], "exploitable": res["exploitable"],
+            "hardened": is_hardened, "window_instructions": window_instructions,
+            "faulted_functions": faulted_functions, "sampling": sampling,
+            "exploits": [f"#{i} 0x{pc:05x} {fn} {det}".rstrip()
+                         for i, pc, fn, det in res["exploits"][:20]]}
+
+
+def log_row(log, variant, row):
+    """The one-line summary of a row."""
+    log(f"{variant} {row['function'][3:]} {row['model']}"
+        f"{'' if row['hardened'] else ' (unhardened)'}: {row['faults']} faults, "
+        f"crash {row['crash']}, error {row['error']}, wrong {row['wrong']}, "
+        f"exploitable {row['exploitable']}")
 
 
 def bench(argv=None):
@@ -317,6 +330,12 @@ def bench(argv=None):
                             "output masking (docs/FAULTS.md); exhaustive over instructions "
                             "and the 16 low bits",
               "rows": rows, "cost": cost}
+    # keep the other chips' rows (fault_m4.py, bench-faults-m4 writes the cortex-m4 ones)
+    if Path(a.out).exists():
+        old = json.loads(Path(a.out).read_text())
+        result["rows"] += [r for r in old.get("rows", []) if r.get("target") != "msp430"]
+        result["cost"] += [c for c in old.get("cost", []) if c.get("target")
+                           not in (None, "msp430")]
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {a.out}")

@@ -11,27 +11,29 @@ def _n(v):
 def fault_table(result):
     lines = [f"#### {result.get('title', 'Fault campaigns')}", "",
              f"Conditions: {result.get('conditions', 'not stated')}", "",
-             "| build | function | model | faults (unhardened / hardened) | crash (hardened) | "
-             "exploitable unhardened | exploitable hardened |",
-             "|---|---|---|---|---|---|---|"]
+             "| chip | build | function | model | faults (unhardened / hardened) | "
+             "crash (hardened) | exploitable unhardened | exploitable hardened |",
+             "|---|---|---|---|---|---|---|---|"]
     rows = result.get("rows", [])
     keys = []
     for r in rows:
-        k = (r["impl"], r["function"], r["model"])
+        k = (r.get("target", "msp430"), r["impl"], r["function"], r["model"])
         if k not in keys:
             keys.append(k)
     for k in keys:
-        by = {r["hardened"]: r for r in rows if (r["impl"], r["function"], r["model"]) == k}
+        by = {r["hardened"]: r for r in rows
+              if (r.get("target", "msp430"), r["impl"], r["function"], r["model"]) == k}
         before, after = by.get(False), by.get(True)
         faults = " / ".join(_n(x["faults"]) if x else "—" for x in (before, after))
         crash = _n(after["crash"]) if after else "—"
-        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {faults} | {crash} | "
+        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {faults} | {crash} | "
                      f"{_n(before['exploitable']) if before else '—'} | "
                      f"{_n(after['exploitable']) if after else '—'} |")
     if result.get("cost"):
-        lines += ["", "| build | operation | cycles unhardened | cycles hardened | cost |",
-                  "|---|---|---|---|---|"]
+        lines += ["", "| chip | build | operation | cycles unhardened | cycles hardened | cost |",
+                  "|---|---|---|---|---|---|"]
         for c in result["cost"]:
-            lines.append(f"| {c['impl']} | {c['function']} | {_n(c['cycles_unhardened'])} | "
+            lines.append(f"| {c.get('target', 'msp430')} | {c['impl']} | {c['function']} | "
+                         f"{_n(c['cycles_unhardened'])} | "
                          f"{_n(c['cycles_hardened'])} | {c['overhead_percent']:+.2f}% |")
     return "\n".join(lines)

@@ -46,17 +46,13 @@ from pathlib import Path
 
 import capstone
 import numpy as np
-from elftools.elf.elffile import ELFFile
-from elftools.elf.sections import SymbolTableSection
-from unicorn import UC_ARCH_ARM, UC_HOOK_CODE, UC_HOOK_INTR, UC_MODE_MCLASS, UC_MODE_THUMB, Uc
+from unicorn import UC_HOOK_CODE, UC_HOOK_INTR
 from unicorn import arm_const as U
 from unicorn.unicorn_py3.unicorn import HOOK_CODE_CFUNC, uc_hook_h, uclib
 
+from .machine import RAM_BASE, bare_board, load_image
 from .semihosting import Semihosting
 
-CODE_BASE, CODE_SIZE = 0x00000000, 4 << 20
-RAM_BASE, RAM_SIZE = 0x20000000, 4 << 20
-PPB_BASE, PPB_SIZE = 0xE0000000, 1 << 20
 STACK_SNAPSHOT = 64 << 10        # the board's MB_STACK_SIZE (platforms/mps2-an386/link.ld)
 NREGS = 15                       # r0-r12, sp, lr; column 15 holds pc | 1
 PC_COL = 15
@@ -531,25 +527,8 @@ class Engine:
         self.window = window
         self.model = model
         self.limit = max_instructions
-        uc = self.uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)
-        uc.ctl_set_cpu_model(U.UC_CPU_ARM_CORTEX_M4)
-        uc.mem_map(CODE_BASE, CODE_SIZE)
-        uc.mem_map(RAM_BASE, RAM_SIZE)
-        uc.mem_map(PPB_BASE, PPB_SIZE)    # DEMCR/DWT writes; DWT_CYCCNT reads 0
-        self.funcs = {}
-        ram_top = RAM_BASE
-        with open(elf, "rb") as f:
-            e = ELFFile(f)
-            for seg in e.iter_segments():
-                if seg["p_type"] == "PT_LOAD" and seg["p_filesz"]:
-                    uc.mem_write(seg["p_paddr"], seg.data())
-                if seg["p_type"] == "PT_LOAD" and seg["p_vaddr"] >= RAM_BASE:
-                    ram_top = max(ram_top, seg["p_vaddr"] + seg["p_memsz"])
-            for sec in e.iter_sections():
-                if isinstance(sec, SymbolTableSection):
-                    for s in sec.iter_symbols():
-                        if s.name and s["st_shndx"] != "SHN_UNDEF":
-                            self.funcs.setdefault(s.name, (s["st_value"], s["st_size"]))
+        uc = self.uc = bare_board()
+        self.funcs, ram_top, _ = load_image(uc, elf)
         read = self.read_code
         self.start, self.occurrence = resolve(window.start, self.funcs, read)
         self.end = resolve(window.end, self.funcs, read)[0] if window.end is not None else None
@@ -590,13 +569,9 @@ class Engine:
             self.exit_code = -intno
             uc.emu_stop()
             return
-        ret = self.semi.call(uc.reg_read(U.UC_ARM_REG_R0), uc.reg_read(U.UC_ARM_REG_R1), pc)
-        if ret is None:
+        if not self.semi.serve(uc, pc):
             self.exit_code = self.semi.exit_code
             uc.emu_stop()
-            return
-        uc.reg_write(U.UC_ARM_REG_R0, ret & 0xFFFFFFFF)
-        uc.reg_write(U.UC_ARM_REG_PC, (pc + 2) | 1)
 
     def run(self, data, check=False):
         """One trace with `data` in the input symbol. check: run on to the exit and

@@ -45,6 +45,42 @@ from .trace import Tracer, scan_divides
 CODE_BASE, CODE_SIZE = 0x00000000, 4 << 20
 RAM_BASE, RAM_SIZE = 0x20000000, 4 << 20
 
+
+def bare_board(ppb=True):
+    """A unicorn Cortex-M4 with the board's flash and RAM mapped (and the System Control
+    Space as plain memory when ppb: DEMCR/DWT writes land there, DWT_CYCCNT reads 0) and
+    no hooks: the leakage engine and the fault injector build on it."""
+    uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB | UC_MODE_MCLASS)
+    uc.ctl_set_cpu_model(U.UC_CPU_ARM_CORTEX_M4)
+    uc.mem_map(CODE_BASE, CODE_SIZE)
+    uc.mem_map(RAM_BASE, RAM_SIZE)
+    if ppb:
+        uc.mem_map(PPB_BASE, PPB_SIZE)
+    return uc
+
+
+def load_image(uc, path):
+    """Write an ELF's loadable segments at their load addresses (.data's initial values
+    live in flash). Returns (symbols {name: (value, size)}, top of the image's RAM,
+    [(vaddr, filesz, paddr)] of the loaded segments)."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+    syms, ram_top, loads = {}, RAM_BASE, []
+    with open(path, "rb") as f:
+        e = ELFFile(f)
+        for seg in e.iter_segments():
+            if seg["p_type"] == "PT_LOAD" and seg["p_filesz"]:
+                uc.mem_write(seg["p_paddr"], seg.data())
+                loads.append((seg["p_vaddr"], seg["p_filesz"], seg["p_paddr"]))
+            if seg["p_type"] == "PT_LOAD" and seg["p_vaddr"] >= RAM_BASE:
+                ram_top = max(ram_top, seg["p_vaddr"] + seg["p_memsz"])
+        for sec in e.iter_sections():
+            if isinstance(sec, SymbolTableSection):
+                for s in sec.iter_symbols():
+                    if s.name and s["st_shndx"] != "SHN_UNDEF":
+                        syms.setdefault(s.name, (s["st_value"], s["st_size"]))
+    return syms, ram_top, loads
+
 # Exit statuses besides the program's own (semihosting exit); as msp430sim where the
 # two share a meaning (docs/M4_TIMING.md, `motebox sim m4 --help`).
 EXIT_LIMIT = 124               # --max-instructions reached

@@ -51,6 +51,18 @@ class Semihosting:
         if self.console:
             self.console(fd, data)
 
+    def serve(self, uc, pc):
+        """Serve the BKPT 0xAB at pc on unicorn `uc` (operation in r0, argument in r1):
+        the result goes to r0 and execution resumes after the BKPT. Returns False when
+        the program exited (exit_code set)."""
+        from unicorn import arm_const as U
+        ret = self.call(uc.reg_read(U.UC_ARM_REG_R0), uc.reg_read(U.UC_ARM_REG_R1), pc)
+        if ret is None:
+            return False
+        uc.reg_write(U.UC_ARM_REG_R0, ret & 0xFFFFFFFF)
+        uc.reg_write(U.UC_ARM_REG_PC, (pc + 2) | 1)
+        return True
+
     def call(self, op, arg, pc):
         """Serve semihosting operation op (r0) with argument block arg (r1), called by
         BKPT 0xAB at pc. Returns the value for r0, or None when the program exited

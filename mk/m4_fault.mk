@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: MIT
+# Fault-injection target on the Cortex-M4 (docs/FAULTS.md, issue #18): the firmware
+# tests/target/fault.c for the portable and assembly -O2 builds, hardened (the library
+# as built) and unhardened (relinked with src/proto/box.c compiled MB_FAULT_HARDENED=0,
+# which the linker takes before the library's box.o). `make bench-faults-m4` runs the
+# campaigns in the Cortex-M4 model (motebox_tools.fault_m4) and writes the "cortex-m4"
+# rows of bench/results/faults.json (the MSP430 rows are kept).
+
+# $(1) = variant (build/m4/<variant>)
+define fault_m4_variant
+$(M4_DIR)/$(1)/fault.elf: $(M4_DIR)/$(1)/obj/tests/target/fault.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a
+	$(M4_CC) $(M4_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) -lgcc
+$(M4_DIR)/$(1)/obj/fault-unhardened/box.o: src/proto/box.c $(LIB_HEADERS) $$(M4_STAMP_$(1))
+	@mkdir -p $$(@D)
+	$(M4_CC) $$(M4_CF_$(1)) -DMB_FAULT_HARDENED=0 -c $$< -o $$@
+$(M4_DIR)/$(1)/fault-unhardened.elf: $(M4_DIR)/$(1)/obj/tests/target/fault.o $(M4_DIR)/$(1)/obj/fault-unhardened/box.o $$(M4_PLATOBJ_$(1)) $(M4_DIR)/$(1)/libmotebox.a
+	$(M4_CC) $(M4_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) -lgcc
+FAULT_M4_ELFS += $(M4_DIR)/$(1)/fault.elf $(M4_DIR)/$(1)/fault-unhardened.elf
+endef
+FAULT_M4_VARIANTS := O2 $(if $(M4_ARCH),O2-asm)
+$(foreach v,$(FAULT_M4_VARIANTS),$(eval $(call fault_m4_variant,$(v))))
+
+.PHONY: fault-m4 bench-faults-m4
+fault-m4: $(FAULT_M4_ELFS)
+TEST_DEPS += fault-m4
+
+# runs after bench-faults (mk/fault.mk comes first in BENCH_STEPS); each step replaces
+# only its own chip's rows of faults.json
+bench-faults-m4: fault-m4
+	MOTEBOX_BUILD=$(abspath $(BUILD)) $(PY) -m motebox_tools.fault_m4 bench --jobs 2
+BENCH_STEPS += bench-faults-m4
