@@ -10,7 +10,9 @@ the timing rules of the Cortex-M4 TRM charge the cycles.
 Modules: `machine` (the CPU and board, block costs, hooks: `M4`, `run`, `Result`),
 `timing` (the TRM's table as data), `dwt` (System Control Space: DEMCR, DWT_CYCCNT),
 `semihosting` (console and exit), `trace` (execution trace and its hash), `profile`
-(per-function cycles), `cli` (`motebox sim m4`).
+(per-function cycles), `cli` (`motebox sim m4`); beside the cycle model, on the same
+board: `leak` (power samples, docs/SIDE_CHANNELS.md), `fault` (fault injection,
+docs/FAULTS.md), `powercut` (power cuts with an NVM image, docs/PROTOCOL.md).
 """
 from .cli import main
 from .machine import (DEFAULT_MAX_CYCLES, EXIT_FAULT, EXIT_LIMIT, EXIT_STATUSES, M4, Result,
