@@ -2,6 +2,7 @@
 /* The X25519 ladder steps in portable C. (arch/cortex-m4/ has no use for them: its
  * x25519_scalarmult.S replaces x25519_scalarmult.c, the only caller, and this file.) */
 #include "curve/x25519_ladder.h"
+#include "field/fe25519_ops.h"   /* r64: the field ops inlined into the loop */
 #include "util/ct.h"
 #include "util/backend.h"
 
@@ -14,45 +15,73 @@
  * formulas with the difference projective (x3 = z1 (DA + CB)^2, z3 = x1 (DA - CB)^2)
  * and z2 = E (BB + 121666 E), equal to E (AA + 121665 E) since AA = BB + E.
  * Two temporaries only (t0, t1), in the same order as the assembly version. */
+#if FE_OPS_INLINE && defined(__GNUC__)
+/* r64 on x86-64: the inlined loop's speed depended on where the linker put it (host
+ * bench with the code shifted by 16-byte steps: a few placements were far slower);
+ * starting it on a 64-byte line made every placement tried equally fast. */
+__attribute__((aligned(64)))
+#endif
 void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
                             const fe25519 *z1)
 {
-    fe25519 *x2 = &w[X25519_X2], *z2 = &w[X25519_Z2], *x3 = &w[X25519_X3];
-    fe25519 *z3 = &w[X25519_Z3], *t0 = &w[X25519_T0], *t1 = &w[X25519_T1];
     uint32_t swap = 0, bit;
     int t;
+#if FE_OPS_INLINE
+    /* r64 (field ops inlined): the state in locals that nothing else can alias, so the
+     * compiler keeps limbs in registers across operations (measured faster than
+     * working in w). Copied back and wiped at the end. */
+    fe25519 l[6], x1c = *x1, z1c;
+    fe25519 *x2 = &l[X25519_X2], *z2 = &l[X25519_Z2], *x3 = &l[X25519_X3];
+    fe25519 *z3 = &l[X25519_Z3], *t0 = &l[X25519_T0], *t1 = &l[X25519_T1];
+    l[X25519_X2] = w[X25519_X2]; l[X25519_Z2] = w[X25519_Z2];
+    l[X25519_X3] = w[X25519_X3]; l[X25519_Z3] = w[X25519_Z3];
+    x1 = &x1c;
+    if (z1) {       /* public */
+        z1c = *z1;
+        z1 = &z1c;
+    }
+#else
+    fe25519 *x2 = &w[X25519_X2], *z2 = &w[X25519_Z2], *x3 = &w[X25519_X3];
+    fe25519 *z3 = &w[X25519_Z3], *t0 = &w[X25519_T0], *t1 = &w[X25519_T1];
+#endif
 
     for (t = 254; t >= 0; t--) {
         /* Position t is public; only the bit's value is secret. */
         bit = (uint32_t)(k[t >> 3] >> (t & 7)) & 1u;
         swap ^= bit;
-        mb_fe25519_cswap(x2, x3, swap);
-        mb_fe25519_cswap(z2, z3, swap);
+        fe_cswap(x2, x3, swap);
+        fe_cswap(z2, z3, swap);
         swap = bit;
 
-        mb_fe25519_add(t0, x2, z2);     /* t0 = A */
-        mb_fe25519_sub(x2, x2, z2);     /* x2 = B */
-        mb_fe25519_add(z2, x3, z3);     /* z2 = C */
-        mb_fe25519_sub(x3, x3, z3);     /* x3 = D */
-        mb_fe25519_mul(x3, x3, t0);     /* x3 = DA */
-        mb_fe25519_mul(z2, z2, x2);     /* z2 = CB */
-        mb_fe25519_sqr(t0, t0);         /* t0 = AA */
-        mb_fe25519_sqr(x2, x2);         /* x2 = BB */
-        mb_fe25519_add(t1, x3, z2);     /* t1 = DA + CB */
-        mb_fe25519_sub(z3, x3, z2);     /* z3 = DA - CB */
-        mb_fe25519_sqr(x3, t1);
-        if (z1) mb_fe25519_mul(x3, x3, z1);     /* x3 = z1 (DA + CB)^2 */
-        mb_fe25519_sqr(z3, z3);
-        mb_fe25519_mul(z3, z3, x1);             /* z3 = x1 (DA - CB)^2 */
-        mb_fe25519_sub(z2, t0, x2);     /* z2 = E = AA - BB */
-        mb_fe25519_mul121666(t1, z2);
-        mb_fe25519_add(t1, t1, x2);     /* t1 = BB + 121666 E */
-        mb_fe25519_mul(x2, t0, x2);     /* x2 = AA BB */
-        mb_fe25519_mul(z2, z2, t1);     /* z2 = E (BB + 121666 E) */
+        fe_add(t0, x2, z2);             /* t0 = A */
+        fe_sub(x2, x2, z2);             /* x2 = B */
+        fe_add(z2, x3, z3);             /* z2 = C */
+        fe_sub(x3, x3, z3);             /* x3 = D */
+        fe_mul(x3, x3, t0);             /* x3 = DA */
+        fe_mul(z2, z2, x2);             /* z2 = CB */
+        fe_sqr(t0, t0);                 /* t0 = AA */
+        fe_sqr(x2, x2);                 /* x2 = BB */
+        fe_add(t1, x3, z2);             /* t1 = DA + CB */
+        fe_sub(z3, x3, z2);             /* z3 = DA - CB */
+        fe_sqr(x3, t1);
+        if (z1) fe_mul(x3, x3, z1);     /* x3 = z1 (DA + CB)^2 */
+        fe_sqr(z3, z3);
+        fe_mul(z3, z3, x1);             /* z3 = x1 (DA - CB)^2 */
+        fe_sub(z2, t0, x2);             /* z2 = E = AA - BB */
+        fe_mul121666_add(t1, z2, x2);   /* t1 = BB + 121666 E */
+        fe_mul(x2, t0, x2);             /* x2 = AA BB */
+        fe_mul(z2, z2, t1);             /* z2 = E (BB + 121666 E) */
     }
-    mb_fe25519_cswap(x2, x3, swap);
-    mb_fe25519_cswap(z2, z3, swap);
+    fe_cswap(x2, x3, swap);
+    fe_cswap(z2, z3, swap);
 
+#if FE_OPS_INLINE
+    w[X25519_X2] = l[X25519_X2]; w[X25519_Z2] = l[X25519_Z2];
+    w[X25519_X3] = l[X25519_X3]; w[X25519_Z3] = l[X25519_Z3];
+    mb_wipe(l, sizeof l);
+    mb_wipe(&x1c, sizeof x1c);
+    mb_wipe(&z1c, sizeof z1c);
+#endif
     swap = bit = 0;
     MB_BARRIER(swap);
     MB_BARRIER(bit);

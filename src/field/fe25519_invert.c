@@ -3,6 +3,7 @@
  * (representation-independent; arch/cortex-m4/ replaces this file with its in-register
  * chain in x25519_scalarmult.S). */
 #include "field/fe25519.h"
+#include "field/fe25519_ops.h"   /* r64: mul and sqr inlined into the chain */
 #include "util/ct.h"
 #include "util/backend.h"
 
@@ -10,12 +11,16 @@
  * (util/backend.h). */
 #if !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X
 
+#if FE_OPS_INLINE
+#define sqr_n fe_sqr_n   /* r64: the limbs stay in registers through the run */
+#else
 /* h = f^(2^n). Pre: n >= 1 (public). */
 static void sqr_n(fe25519 *h, const fe25519 *f, int n)
 {
-    mb_fe25519_sqr(h, f);
-    while (--n > 0) mb_fe25519_sqr(h, h);
+    fe_sqr(h, f);
+    while (--n > 0) fe_sqr(h, h);
 }
+#endif
 
 /* Bounds: any value. Post: h = f^(p-2) = 1/f mod p (0 if f = 0 mod p).
  * p - 2 = 2^255 - 21 = (2^250 - 1) 2^5 + 11. The chain builds z^(2^k - 1) for
@@ -25,28 +30,28 @@ void mb_fe25519_invert(fe25519 *h, const fe25519 *f)
 {
     fe25519 z2, z9, z11, a, b;
 
-    mb_fe25519_sqr(&z2, f);             /* z^2 */
+    fe_sqr(&z2, f);                     /* z^2 */
     sqr_n(&a, &z2, 2);                  /* z^8 */
-    mb_fe25519_mul(&z9, &a, f);         /* z^9 */
-    mb_fe25519_mul(&z11, &z9, &z2);     /* z^11 */
-    mb_fe25519_sqr(&a, &z11);           /* z^22 */
-    mb_fe25519_mul(&a, &a, &z9);        /* z^(2^5 - 1) */
+    fe_mul(&z9, &a, f);                 /* z^9 */
+    fe_mul(&z11, &z9, &z2);             /* z^11 */
+    fe_sqr(&a, &z11);                   /* z^22 */
+    fe_mul(&a, &a, &z9);                /* z^(2^5 - 1) */
     sqr_n(&b, &a, 5);
-    mb_fe25519_mul(&a, &b, &a);         /* z^(2^10 - 1) */
+    fe_mul(&a, &b, &a);                 /* z^(2^10 - 1) */
     sqr_n(&b, &a, 10);
-    mb_fe25519_mul(&b, &b, &a);         /* z^(2^20 - 1) */
+    fe_mul(&b, &b, &a);                 /* z^(2^20 - 1) */
     sqr_n(&z2, &b, 20);
-    mb_fe25519_mul(&b, &z2, &b);        /* z^(2^40 - 1) */
+    fe_mul(&b, &z2, &b);                /* z^(2^40 - 1) */
     sqr_n(&b, &b, 10);
-    mb_fe25519_mul(&a, &b, &a);         /* z^(2^50 - 1) */
+    fe_mul(&a, &b, &a);                 /* z^(2^50 - 1) */
     sqr_n(&b, &a, 50);
-    mb_fe25519_mul(&b, &b, &a);         /* z^(2^100 - 1) */
+    fe_mul(&b, &b, &a);                 /* z^(2^100 - 1) */
     sqr_n(&z2, &b, 100);
-    mb_fe25519_mul(&b, &z2, &b);        /* z^(2^200 - 1) */
+    fe_mul(&b, &z2, &b);                /* z^(2^200 - 1) */
     sqr_n(&b, &b, 50);
-    mb_fe25519_mul(&a, &b, &a);         /* z^(2^250 - 1) */
+    fe_mul(&a, &b, &a);                 /* z^(2^250 - 1) */
     sqr_n(&a, &a, 5);                   /* z^(2^255 - 32) */
-    mb_fe25519_mul(h, &a, &z11);        /* z^(2^255 - 21) */
+    fe_mul(h, &a, &z11);                /* z^(2^255 - 21) */
 
     mb_wipe(&z2, sizeof z2);
     mb_wipe(&z9, sizeof z9);
