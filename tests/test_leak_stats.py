@@ -177,3 +177,17 @@ def test_fixed_vs_random_secret():
     assert row["test"] == "tvla-secret" and row["leaks"]
     with pytest.raises(ValueError):
         campaign.tvla_inputs("x25519", 2, vary="rnd")
+
+
+def test_tvla_inputs_take_the_given_fixed_point():
+    """--fixed-point: the fixed set uses exactly that point, the random set never does,
+    and a point of the wrong size for the function is refused."""
+    from motebox_tools.leak import campaign
+    u9 = bytes([9]) + bytes(31)
+    inputs, groups = campaign.tvla_inputs("x25519_randomized", 64, seed=3, fixed_pub=u9)
+    assert {i.pub for i, g in zip(inputs, groups) if g == 0} == {u9}
+    assert all(i.pub != u9 for i, g in zip(inputs, groups) if g == 1)
+    with pytest.raises(ValueError, match="32 bytes"):
+        campaign.tvla_inputs("x25519", 4, fixed_pub=bytes(31))
+    with pytest.raises(ValueError, match="65 bytes"):
+        campaign.tvla_inputs("p256_ecdh", 4, fixed_pub=u9)

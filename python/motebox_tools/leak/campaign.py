@@ -72,16 +72,23 @@ def random_pub(function, rng):
     return _p256_point(rng) if function.startswith("p256") else _bytes(rng, 32)
 
 
-def tvla_inputs(function, n, seed=0, vary="input"):
+def tvla_inputs(function, n, seed=0, vary="input", fixed_pub=None):
     """n inputs, fixed and random interleaved at random; returns (inputs, groups) with
     group 0 = fixed, 1 = random. vary="input" (the TVLA non-specific test): the input
     point is fixed or random, the secret the same in all; vary="secret": the secret is
-    fixed or random, the point the same in all (does the scalar's own handling leak?)."""
+    fixed or random, the point the same in all (does the scalar's own handling leak?).
+    fixed_pub: the fixed point (bytes: 32 for X25519, 65 for P-256; default random-
+    looking, drawn from the seed), e.g. u = 9 (docs/SIDE_CHANNELS.md on that point)."""
     if vary not in ("input", "secret"):
         raise ValueError("vary: 'input' or 'secret'")
+    want = 65 if function.startswith("p256") else 32
+    if fixed_pub is not None and len(fixed_pub) != want:
+        raise ValueError(f"fixed point: {function} takes {want} bytes, got {len(fixed_pub)}")
     rng = np.random.default_rng(seed)
     secret = _secret(function, rng)
     fixed = random_pub(function, rng)
+    if fixed_pub is not None:
+        fixed = bytes(fixed_pub)
     groups = rng.permutation(np.arange(n) % 2)
     randomized = function.endswith("_randomized")
     inputs = []
@@ -131,16 +138,17 @@ def _json_t(v):
 
 
 def tvla(target, impl, function, traces, samples=None, order=1, snr=None, seed=0,
-         rec=None, progress=None, vary="input"):
+         rec=None, progress=None, vary="input", fixed_pub=None):
     """The fixed-vs-random t-test. Returns (row, t) with t = {1: t1, 2: t2 (order 2)}
     over all traces. The traces are also split in two independent halves (even and
     odd trace numbers, each with its own fixed and random traces): `leaks` is true when
     some sample exceeds the threshold in both halves with the same sign (stats.confirmed),
     `exceeds` when max |t| over all traces does. vary: what the random set varies
-    (tvla_inputs). Streams: one batch in memory at a time."""
+    (tvla_inputs); fixed_pub: the fixed set's point (tvla_inputs). Streams: one batch in
+    memory at a time."""
     rec = rec or get_recorder(target, impl, function)
     samples = _samples(rec, samples)
-    inputs, groups = tvla_inputs(function, traces, seed, vary)
+    inputs, groups = tvla_inputs(function, traces, seed, vary, fixed_pub)
     tt, halves = TTest(samples), (TTest(samples), TTest(samples))
     t0 = time.time()
     b = _batch(samples) & ~1        # even: trace i is in half i % 2

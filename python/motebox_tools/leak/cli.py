@@ -33,6 +33,14 @@ def plot_t(t, path, title, window=None):
     plt.close(fig)
 
 
+def _hex_point(text):
+    """argparse type of --fixed-point: hex digits (spaces and colons allowed)."""
+    try:
+        return bytes.fromhex(text.replace(":", "").replace(" ", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not hex: {text!r}") from None
+
+
 def _locate(a, t):
     """Print where the samples over the threshold are: PC and function (locate.py)."""
     from collections import Counter
@@ -40,7 +48,7 @@ def _locate(a, t):
     idx = sorted(set().union(*(np.flatnonzero(np.abs(v) > THRESHOLD).tolist()
                                for v in t.values())))
     rec = campaign.get_recorder(a.target, a.impl, a.function)
-    inp = campaign.tvla_inputs(a.function, 1, a.seed, a.vary)[0][0]
+    inp = campaign.tvla_inputs(a.function, 1, a.seed, a.vary, a.fixed_point)[0][0]
     hits = locate.locate(rec, inp, idx, a.samples)
     for i, pc, fn in hits[:40]:
         print(f"  sample {i}: pc {pc:#x} {fn}  t = {t[1][i]:.1f}" if pc is not None
@@ -69,6 +77,10 @@ def _parser():
             s.add_argument("--vary", choices=("input", "secret"), default="input",
                            help="the random set's random part: the input point (TVLA, "
                                 "default) or the secret (fixed point)")
+            s.add_argument("--fixed-point", type=_hex_point, metavar="HEX",
+                           help="the fixed set's input point, hex (X25519: 32 bytes, "
+                                "u little-endian, e.g. 09 and 31 zero bytes; P-256: 65 bytes "
+                                "04 || X || Y); default a random-looking point from --seed")
             s.add_argument("--locate", action="store_true",
                            help="map the samples with |t| > 4.5 to PC and function")
         if name == "cpa":
@@ -83,10 +95,15 @@ def _parser():
 
 
 def main(argv=None):
-    a = _parser().parse_args(argv)
+    p = _parser()
+    a = p.parse_args(argv)
+    if getattr(a, "fixed_point", None) is not None:
+        want = 65 if a.function.startswith("p256") else 32
+        if len(a.fixed_point) != want:
+            p.error(f"--fixed-point: {a.function} takes {want} bytes, got {len(a.fixed_point)}")
     if a.cmd == "tvla":
         row, t = campaign.tvla(a.target, a.impl, a.function, a.traces, a.samples, a.order,
-                               a.snr, a.seed, vary=a.vary,
+                               a.snr, a.seed, vary=a.vary, fixed_pub=a.fixed_point,
                                progress=lambda i, n: print(f"\r{i}/{n} traces", end="",
                                                            file=sys.stderr))
         print(file=sys.stderr)
