@@ -107,19 +107,49 @@ def _worker(args):
     return res
 
 
+def run_contained(worker, tasks, jobs):
+    """worker(task) for each task = (elf, target, functions, faults) in worker processes.
+    unicorn can crash the process on a wild faulted state (a native segfault, seen once
+    on a register flip): a task whose process died is rerun alone, and split until the
+    fault that kills it is found. Returns (results of the tasks that ran, [faults whose
+    run crashed the simulator]); those count as crashes (the device's outcome is unknown,
+    but no output was released)."""
+    from concurrent.futures.process import BrokenProcessPool
+    results, crashed, retry = [], [], []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as ex:
+        futs = [(t, ex.submit(worker, t)) for t in tasks if t[3]]
+        for t, f in futs:
+            try:
+                results.append(f.result())
+            except BrokenProcessPool:
+                retry.append(t)
+    while retry:
+        t = retry.pop()
+        try:
+            with concurrent.futures.ProcessPoolExecutor(max_workers=1) as ex:
+                results.append(ex.submit(worker, t).result())
+        except BrokenProcessPool:
+            faults = t[3]
+            if len(faults) == 1:
+                crashed.append(faults[0])
+            else:
+                half = len(faults) // 2
+                retry += [t[:3] + (faults[:half],), t[:3] + (faults[half:],)]
+    return results, sorted(crashed)
+
+
 def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None):
     """Counts by class and the exploitable faults [(index, pc, function, detail)]."""
     inj = injector(elf, target, functions)
     todo = fault_list(inj.listing, model, bits, seed)
     jobs = max(1, min(jobs, 2))
-    parts = [[f for f in todo if f[0] % jobs == k] for k in range(jobs)]
+    chunks = 8 * jobs
+    parts = [[f for f in todo if f[0] % chunks == k] for k in range(chunks)]
     counts = {"crash": 0, "error": 0, "wrong": 0}
     bad = []
-    if jobs == 1:
-        results = [_worker((elf, target, functions, todo))]
-    else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as ex:
-            results = list(ex.map(_worker, [(elf, target, functions, p) for p in parts]))
+    results, sim_crashes = run_contained(_worker, [(elf, target, functions, p) for p in parts],
+                                         jobs)
+    counts["crash"] += len(sim_crashes)
     for part in results:
         for i, pc, model_, bit, cls, expl, injected in part:
             counts[cls] += 1
@@ -128,6 +158,7 @@ def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None):
                             f"{inj.listing[i].text}: {injected}"))
     bad.sort()
     return {"faults": len(todo), **counts, "exploitable": len(bad), "exploits": bad,
+            "simulator_crashes": [f"#{i} {m} bit {b}" for i, m, b in sim_crashes],
             "window_instructions": len(inj.listing),
             "faulted_functions": [n for n, _, _ in inj.named_ranges]}
 
@@ -148,6 +179,7 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
                            res["faulted_functions"],
                            "exhaustive" if model == "skip" or bits == "all"
                            else f"{bits} bits per instruction, seed {seed}")
+        row["simulator_crashes"] = res["simulator_crashes"]
         rows.append(row)
         if log:
             F.log_row(log, f"m4 {variant}", row)

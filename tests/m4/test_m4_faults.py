@@ -201,3 +201,24 @@ def test_cli_fault_list(tmp_path, capsys):
     assert len(lines) > 500 and f"fault-window: {len(lines)}" in capsys.readouterr().out
     assert [int(x[0]) for x in lines] == list(range(len(lines)))
     assert all(int(x[2]) in range(-1, 17) and int(x[3]) in (0, 1, 2, 4) for x in lines)
+
+
+def _dies_on_fault_7(task):
+    """A stand-in for the campaign worker: its process dies (as on a unicorn segfault)
+    when fault index 7 is in its list, else it returns the faults it got."""
+    import os
+    if any(f[0] == 7 for f in task[3]):
+        os._exit(139)
+    return list(task[3])
+
+
+def test_a_fault_that_kills_the_simulator_is_isolated():
+    """run_contained: the task whose process dies is split until the fault is found; all
+    the other faults still run, once each."""
+    from motebox_tools.fault_m4 import run_contained
+    faults = [(i, "flip", 0) for i in range(12)]
+    tasks = [(None, None, None, faults[k::3]) for k in range(3)]
+    results, crashed = run_contained(_dies_on_fault_7, tasks, 2)
+    assert crashed == [(7, "flip", 0)]
+    ran = sorted(f for part in results for f in part)
+    assert ran == [f for f in faults if f[0] != 7]
