@@ -18,15 +18,6 @@
 
 static mb_box_stream stream;
 
-static void report(const char *name, uint32_t cycles)
-{
-    tp_str("cycles ");
-    tp_str(name);
-    tp_str(" ");
-    tp_u32(cycles);
-    tp_nl();
-}
-
 int main(void)
 {
     uint8_t sk[32], pk[32], k[32], chunk[CHUNK], tag[16];
@@ -39,11 +30,11 @@ int main(void)
 
     t = hal_cycles();
     ok = mb_x25519_base(pk, sk) == 0;
-    report("x25519_base", hal_cycles() - t);
+    tp_cycles("x25519_base", hal_cycles() - t);
 
     t = hal_cycles();
     ok &= mb_box_beforenm(k, node_server_pk, sk) == 0;
-    report("box_beforenm", hal_cycles() - t);
+    tp_cycles("box_beforenm", hal_cycles() - t);
     mb_wipe(sk, sizeof sk);
     if (!ok) {
         tp_str("error: bad server key\n");
@@ -57,7 +48,7 @@ int main(void)
 
     t = hal_cycles();
     mb_box_stream_init(&stream, k, node_nonce);
-    report("stream_init", hal_cycles() - t);
+    tp_cycles("stream_init", hal_cycles() - t);
     mb_wipe(k, sizeof k);
 
     for (off = 0; off < NODE_READINGS_LEN; off += len) {
@@ -73,12 +64,12 @@ int main(void)
         tp_hex(chunk, len);
         tp_nl();
     }
-    report("stream_update_total", update_total);
-    report("stream_update_max_chunk", update_max);
+    tp_cycles("stream_update_total", update_total);
+    tp_cycles("stream_update_max_chunk", update_max);
 
     t = hal_cycles();
     ok &= mb_box_stream_final(&stream, tag) == 0;
-    report("stream_final", hal_cycles() - t);
+    tp_cycles("stream_final", hal_cycles() - t);
     if (!ok) {   /* cannot happen with a stream from init; never send a zero tag */
         tp_str("error: stream refused\n");
         return 1;

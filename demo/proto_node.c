@@ -49,15 +49,6 @@ __attribute__((noinline)) static int nvm_write(void *ctx, size_t off, const uint
     return 0;
 }
 
-static void report(const char *name, uint32_t cycles)
-{
-    tp_str("cycles ");
-    tp_str(name);
-    tp_str(" ");
-    tp_u32(cycles);
-    tp_nl();
-}
-
 /* v as 16 hex digits (no 64-bit division: the MSP430 runtime has none). */
 static void print_u64(uint64_t v)
 {
@@ -166,10 +157,10 @@ int main(void)
         for (i = 0; i < 32; i++) sk[i] = proto_node_sk[i];   /* "read the key store" */
         t = hal_cycles();
         ok &= mb_x25519_base(pk, sk) == 0;
-        report("x25519_base", hal_cycles() - t);
+        tp_cycles("x25519_base", hal_cycles() - t);
         t = hal_cycles();
         ok &= mb_box_beforenm(k, proto_server_pk, sk) == 0;
-        report("box_beforenm", hal_cycles() - t);
+        tp_cycles("box_beforenm", hal_cycles() - t);
         mb_wipe(sk, sizeof sk);
         for (i = 0; i < 8; i++) key_id[i] = pk[i];
         tp_str("pk ");
@@ -183,7 +174,7 @@ int main(void)
     t = hal_cycles();
     ok &= mb_node_boot(&node, k, key_id, (const uint8_t *)(uintptr_t)PROTO_NVM_ADDR,
                        nvm_write, 0) == 0;
-    report("boot", hal_cycles() - t);
+    tp_cycles("boot", hal_cycles() - t);
     mb_wipe(k, sizeof k);
     if (!ok) {
         tp_str("error: boot refused\n");
@@ -198,7 +189,7 @@ int main(void)
         c = offer_receipts();
         if (c > receipt_max) receipt_max = c;
     }
-    if (PROTO_NRECEIPTS) report("open_receipt_max", receipt_max);
+    if (PROTO_NRECEIPTS) tp_cycles("open_receipt_max", receipt_max);
     tp_str("nvm ");
     for (i = 0; i < MB_NODE_NVMBYTES; i++) {
         uint8_t b = NVM[i];

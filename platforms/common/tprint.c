@@ -51,3 +51,13 @@ void tp_nl(void)
 {
     hal_write("\n", 1);
 }
+
+/* The line the host tools read a measured cycle count from (demo nodes). */
+void tp_cycles(const char *name, uint32_t n)
+{
+    tp_str("cycles ");
+    tp_str(name);
+    tp_str(" ");
+    tp_u32(n);
+    tp_nl();
+}

@@ -12,5 +12,6 @@ void tp_str(const char *s);                      /* NUL-terminated text */
 void tp_u32(uint32_t v);                         /* decimal */
 void tp_hex(const uint8_t *p, size_t len);       /* lower-case hex, no separators */
 void tp_nl(void);
+void tp_cycles(const char *name, uint32_t n);   /* the line "cycles NAME N" */
 
 #endif

@@ -224,6 +224,25 @@ def add_noise(x, sigma, seed, index):
     return x
 
 
+def add_code_hook(uch, callback, data):
+    """A UC_HOOK_CODE hook on every address through unicorn's C API (the Python binding's
+    hooks cost a Python call per instruction); returns its handle. begin > end (1, 0)
+    means all addresses; they are uint64_t in the variadic call, so passed as such."""
+    h = uc_hook_h()
+    err = uclib.uc_hook_add(uch, ctypes.byref(h), UC_HOOK_CODE, callback, data,
+                            ctypes.c_uint64(1), ctypes.c_uint64(0))
+    if err:
+        raise LeakError(f"unicorn: cannot add the leakage hook ({err})")
+    return h
+
+
+def del_hook(uch, handle):
+    """Remove a hook of add_code_hook (None: nothing to do); returns None."""
+    if handle is not None:
+        uclib.uc_hook_del(uch, handle)
+    return None
+
+
 class Capture:
     """The per-instruction hook: up to `cap` instructions (cap + 1 register rows) from
     install() until `end` (its address is reached) or the cap. on_close(): what to do
@@ -282,17 +301,10 @@ class Capture:
         self.open = True
         self.live = False
         self.skip_first = None
-        h = uc_hook_h()
-        err = uclib.uc_hook_add(self.uch, ctypes.byref(h), UC_HOOK_CODE,
-                                ctypes.cast(self._cb, ctypes.c_void_p), None, 1, 0)
-        if err:
-            raise LeakError(f"unicorn: cannot add the leakage hook ({err})")
-        self.handle = h
+        self.handle = add_code_hook(self.uch, ctypes.cast(self._cb, ctypes.c_void_p), None)
 
     def remove(self):
-        if self.handle is not None:
-            uclib.uc_hook_del(self.uch, self.handle)
-            self.handle = None
+        self.handle = del_hook(self.uch, self.handle)
 
     def record(self, uch, addr):
         """Record the registers before the instruction at addr; False once closed."""
@@ -388,18 +400,11 @@ class NativeCapture:
         self.c.n, self.c.closed = 0, 0
 
     def install(self):
-        h = uc_hook_h()
-        err = uclib.uc_hook_add(self.uch, ctypes.byref(h), UC_HOOK_CODE,
-                                ctypes.c_void_p(self.fn), ctypes.c_void_p(ctypes.addressof(self.c)),
-                                ctypes.c_uint64(1), ctypes.c_uint64(0))
-        if err:
-            raise LeakError(f"unicorn: cannot add the leakage hook ({err})")
-        self.handle = h
+        self.handle = add_code_hook(self.uch, ctypes.c_void_p(self.fn),
+                                    ctypes.c_void_p(ctypes.addressof(self.c)))
 
     def remove(self):
-        if self.handle is not None:
-            uclib.uc_hook_del(self.uch, self.handle)
-            self.handle = None
+        self.handle = del_hook(self.uch, self.handle)
 
     def result(self):
         n = self.c.n
