@@ -33,10 +33,13 @@ setup: apt venv
 apt:
 	@tools/ensure-apt.sh $(sort $(APT_PACKAGES))
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements.txt pyproject.toml
-	@test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+# $(call venv_install,REQUIREMENTS): the venv with those pinned packages and motebox
+# (editable) in it.
+venv_install = { test -x $(PY) || python3 -m venv $(VENV); } && \
+	$(PY) -m pip install -q --disable-pip-version-check -r $(1) && \
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
+$(VENV)/.installed: requirements.txt pyproject.toml
+	$(call venv_install,requirements.txt)
 	@touch $@
 
 # `make demo NODE=host` installs only what the host demo needs: a C compiler and the
@@ -47,10 +50,7 @@ DEMO_APT_host := build-essential python3-venv
 demo-setup-host:
 	@tools/ensure-apt.sh $(DEMO_APT_host)
 	@test -f $(VENV)/.installed || test -f $(VENV)/.installed-demo || { \
-	  { test -x $(PY) || python3 -m venv $(VENV); } && \
-	  $(PY) -m pip install -q --disable-pip-version-check -r requirements-demo.txt && \
-	  $(PY) -m pip install -q --disable-pip-version-check --no-deps -e . && \
-	  touch $(VENV)/.installed-demo; }
+	  $(call venv_install,requirements-demo.txt) && touch $(VENV)/.installed-demo; }
 
 # --- the two user commands ---------------------------------------------------
 # Installation first, then the builds in parallel.
