@@ -3,7 +3,7 @@
 """Run the libFuzzer harnesses of `make fuzz` and write bench/results/fuzz.json.
 
 Each harness (every program in BUILD/bin) runs --seconds seconds on one core over its
-corpus fuzz/corpus/<harness>/ (read-only: new inputs go to BUILD/work/<harness>/corpus).
+corpus (--jobs harnesses at a time, default one per core) fuzz/corpus/<harness>/ (read-only: new inputs go to BUILD/work/<harness>/corpus).
 Executions come from libFuzzer's final stats; a finding is any crash-/leak-/timeout-/oom-
 file it leaves (a disagreement with libsodium/OpenSSL aborts, so it is a crash file).
 Coverage: the -fprofile-instr-generate build of the harness (BUILD/cov/<harness>)
@@ -15,6 +15,7 @@ A last row, "all harnesses", is the union over every harness.
 Exit status 1 if any harness had a finding.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -116,6 +117,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--merge", action="store_true")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="harnesses run at the same time, one core each (default: cores)")
     ap.add_argument("names", nargs="*", help="harnesses (default: all)")
     a = ap.parse_args()
     build = a.build.resolve()
@@ -123,16 +126,23 @@ def main():
         merge_corpora(build, a.names)
         return 0
     rows, profiles, objects = [], [], []
-    for h in harnesses(build, a.names):
+    jobs = max(1, a.jobs)
+
+    def one(h):
         row = run_harness(build, h, a.seconds)
         prof = profile(build, h)
         row["line_coverage"] = line_coverage([build / "cov" / h], prof) if prof else {}
-        if prof:
-            profiles.append(prof)
-            objects.append(build / "cov" / h)
-        rows.append(row)
         print(f"fuzz: {h}: {row['execs']:,} executions in {a.seconds} s, "
               f"{row['findings']} findings, coverage {row['line_coverage']}", flush=True)
+        return row, prof
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        done = list(pool.map(one, harnesses(build, a.names)))
+    for row, prof in done:
+        if prof:
+            profiles.append(prof)
+            objects.append(build / "cov" / row["harness"])
+        rows.append(row)
     if len(profiles) > 1:
         union = build / "work" / "all.profdata"
         subprocess.run(["llvm-profdata", "merge", "-sparse", "-o", str(union),
@@ -142,13 +152,17 @@ def main():
                      "findings": sum(r["findings"] for r in rows),
                      "line_coverage": line_coverage(objects, union)})
     if a.out:
+        rev = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                             capture_output=True, text=True).stdout.strip() or "unknown"
         clang = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
         result = {"target": "fuzz", "kind": "fuzz",
                   "title": "Differential fuzzing (libFuzzer) against libsodium and OpenSSL",
                   "conditions": f"`make fuzz FUZZ_SECONDS={a.seconds}`: each harness "
-                                f"{a.seconds} s on one core, {clang.splitlines()[0]}, "
+                                f"{a.seconds} s on one core, {jobs} at a time on a "
+                                f"{os.cpu_count()}-core machine, {clang.splitlines()[0]}, "
                                 "-fsanitize=fuzzer,address,undefined; line coverage of "
-                                "the corpora replayed on a -fcoverage-mapping build",
+                                "the corpora replayed on a -fcoverage-mapping build; "
+                                f"sources at commit {rev}",
                   "rows": rows}
         a.out.parent.mkdir(parents=True, exist_ok=True)
         a.out.write_text(json.dumps(result, indent=1) + "\n")

@@ -7,7 +7,7 @@
 #                                 -fcoverage-mapping build (no sanitizers), to replay corpora
 #   make fuzz-seed                seed inputs from the suite's vectors into fuzz/corpus/
 #   make fuzz [FUZZ_SECONDS=60]   builds both, runs every harness FUZZ_SECONDS seconds on one
-#                                 core over fuzz/corpus/<harness>/, replays the corpora for
+#                                 core (FUZZ_JOBS at a time, default nproc) over fuzz/corpus/<harness>/, replays the corpora for
 #                                 llvm-cov line coverage per source folder and writes
 #                                 bench/results/fuzz.json (fuzz/run.py)
 # `make test` builds build/fuzz/bin/* and tests/test_fuzz.py runs each harness 10 s.
@@ -18,6 +18,7 @@ APT_PACKAGES += clang llvm libclang-rt-14-dev libsodium-dev libssl-dev
 
 FZ           := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 FZ_CC        ?= clang
 FZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FZ_COV       := -fprofile-instr-generate -fcoverage-mapping
@@ -65,7 +66,7 @@ endif
 fuzz-bins: $(FUZZ_BINS)
 fuzz-cov: $(FUZZ_COV_BINS)
 fuzz: fuzz-bins fuzz-cov
-	$(PY) fuzz/run.py --build $(FZ) --seconds $(FUZZ_SECONDS) --out bench/results/fuzz.json
+	$(PY) fuzz/run.py --build $(FZ) --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --out bench/results/fuzz.json
 TEST_DEPS += fuzz-bins
 
 # Seed inputs from the suite's vectors (fuzz/seed.py), merged into fuzz/corpus/<harness>/
