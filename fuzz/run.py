@@ -125,6 +125,9 @@ def main():
     if a.merge:
         merge_corpora(build, a.names)
         return 0
+    # The sources fuzzed: the commit when the run starts (a long run outlives it).
+    rev = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                         capture_output=True, text=True).stdout.strip() or "unknown"
     rows, profiles, objects = [], [], []
     jobs = max(1, a.jobs)
 
@@ -152,8 +155,6 @@ def main():
                      "findings": sum(r["findings"] for r in rows),
                      "line_coverage": line_coverage(objects, union)})
     if a.out:
-        rev = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
-                             capture_output=True, text=True).stdout.strip() or "unknown"
         clang = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
         result = {"target": "fuzz", "kind": "fuzz",
                   "title": "Differential fuzzing (libFuzzer) against libsodium and OpenSSL",
