@@ -19,6 +19,16 @@ def symbol(elf, name):
     raise KeyError(f"{name} not in {elf}")
 
 
+def read_bytes(elf, addr, n):
+    """n bytes of elf's loaded image at addr (from a section with file contents)."""
+    with open(elf, "rb") as f:
+        for sec in ELFFile(f).iter_sections():
+            if (sec["sh_type"] == "SHT_PROGBITS" and sec["sh_addr"] <= addr
+                    and addr + n <= sec["sh_addr"] + sec["sh_size"]):
+                return sec.data()[addr - sec["sh_addr"]:addr - sec["sh_addr"] + n]
+    raise ValueError(f"{addr:#x} is not in a section with file contents")
+
+
 def patch_elf(src, dst, name, data, offset=0):
     """Copy src to dst with the bytes of symbol `name` (+offset) replaced by data. The
     symbol must be in a section with file contents (.rodata, or a .data image)."""

@@ -51,4 +51,16 @@ void inject_after(void);
 uint32_t inject_load(uint32_t v, int bits); // flips the bit once, then disarms
 void inject_finish(void);                   // the count line, close the list
 
+// --fault-batch IN OUT: many faults from one run. IN has one fault per line, "skip N",
+// "flip N BIT" (the register written) or "load N BIT". The run itself is unfaulted; on
+// reaching counted instruction N it forks one child per fault at N, which injects it
+// and runs on to its end with its console on a pipe (stderr discarded). OUT gets, per
+// fault in IN's order, "line status nbytes\n" and the console bytes (status: the child's
+// exit status, 128 + signal, or -1 if N was never reached). ref_cycles (0: none) is the
+// unfaulted run's length: a child then stops, as a hang, after 4 times the cycles the
+// unfaulted run had left from its fault point plus 1,000,000 (what a campaign allows
+// a faulted run; a fixed --max-cycles would let a late fault loop as long as a whole
+// X25519). Returns NULL, or a message.
+const char *inject_batch_open(const char *in, const char *out, uint64_t ref_cycles);
+
 #endif

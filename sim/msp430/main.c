@@ -28,7 +28,7 @@ static const char USAGE[] =
     "                 [--max-cycles N] [--stats] [--profile [FILE]]\n"
     "                 [--fault-window B:E] [--fault-range LO:HI]... [--fault-count]\n"
     "                 [--fault-list FILE] [--fault-skip N | --fault-flip N:REG:BIT |\n"
-    "                  --fault-load N:BIT] [--power-cut N]\n"
+    "                  --fault-load N:BIT | --fault-batch IN OUT] [--power-cut N]\n"
     "                 [--nvm-load ADDR:FILE] [--nvm-dump ADDR:LEN:FILE]\n"
     "                 [--leak FILE [--leak-window B:E] [--leak-samples N] [--leak-u8]\n"
     "                  [--leak-noise SIGMA] [--leak-seed S]\n"
@@ -56,6 +56,11 @@ static void help(void)
            "  --fault-flip N:REG:BIT  flip BIT (0..19) of register REG (0..15, or d = the\n"
            "                        register instruction N wrote, SR if it only set flags) after N\n"
            "  --fault-load N:BIT    flip BIT of the first value instruction N reads from memory\n"
+           "  --fault-batch IN OUT  many faults in one run: forks at each fault's instruction;\n"
+           "                        IN: 'skip N' | 'flip N BIT' | 'load N BIT' per line; OUT:\n"
+           "                        per line 'line status nbytes' and that run's console\n"
+           "  --fault-ref-cycles N  with --fault-batch: the unfaulted run's cycles; a fault's\n"
+           "                        run stops after 4x what was left of them, plus 1,000,000\n"
            "  The injection is reported on stderr: 'fault-injected: ...'.\n"
            "Leakage model (docs/SIDE_CHANNELS.md), one sample per instruction:\n"
            "  --leak FILE           write the samples to FILE (float32 little-endian): the\n"
@@ -185,6 +190,8 @@ static void boot(void)
 int main(int argc, char **argv)
 {
     const char *elf = NULL, *trace_path = NULL, *profile_path = NULL, *fault_list = NULL;
+    const char *batch_in = NULL, *batch_out = NULL;
+    uint64_t batch_ref = 0;
     int trace_hash = 0, profile = 0, profile_took_elf = 0;
     M.max_cycles = SIM_DEFAULT_MAX_CYCLES;
     for (int i = 1; i < argc; i++) {
@@ -231,6 +238,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--fault-list") && i + 1 < argc) {
             fault_list = argv[++i];
             INJ.want_count = INJ.enabled = 1;
+        } else if (!strcmp(a, "--fault-batch") && i + 2 < argc) {
+            batch_in = argv[++i];
+            batch_out = argv[++i];
+        } else if (!strcmp(a, "--fault-ref-cycles") && i + 1 < argc) {
+            batch_ref = parse_count(argv[++i]);
         } else if (!strcmp(a, "--fault-skip") && i + 1 < argc) {
             INJ.at = parse_count(argv[++i]);
             set_fault(INJ_SKIP);
@@ -304,6 +316,14 @@ int main(int argc, char **argv)
         if (profile_start(profile_path) != 0) return ST_USAGE;
     }
 
+    if (batch_in) {
+        const char *err = INJ.kind != INJ_NONE || fault_list ? "--fault-batch takes no other --fault-skip/flip/load/list"
+                                                             : inject_batch_open(batch_in, batch_out, batch_ref);
+        if (err) {
+            fprintf(stderr, "msp430sim: %s\n", err);
+            return ST_USAGE;
+        }
+    }
     if (fault_list && !(INJ.list = fopen(fault_list, "w"))) {
         fprintf(stderr, "msp430sim: cannot write %s\n", fault_list);
         return ST_USAGE;

@@ -18,6 +18,7 @@
 #include "util/ct.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
+#include <limits.h>
 
 static const uint8_t zero16[16] = { 0 };
 
@@ -110,20 +111,53 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
 }
 
 #if MB_FAULT_HARDENED
-/* The second check and mask, out of line so the compiler cannot merge them with the
- * first (and a campaign can name them). nwant is the complemented copy of the tag.
- * Returns 1 if ok_in and t == ~nwant, else 0. CT: t secret; time depends on nothing. */
-static MB_NOINLINE uint32_t tag_check2(const uint8_t t[16], const uint8_t nwant[16], uint32_t ok_in)
+/* The second check, out of line so the compiler cannot merge it with the first (and a
+ * campaign can name it). nwant is the complemented tag (ct_equal_complement32). Returns 0
+ * if ok_in and t == ~nwant, else -1: the API's sense, so that a CPU falling into it from
+ * a skipped return above (clang places it after the public functions) returns failure.
+ * CT: t secret; time depends on nothing. */
+static MB_NOINLINE int tag_check2(const uint8_t t[16], const uint32_t nwant[4], uint32_t ok_in)
 {
-    return ok_in & (uint32_t)ct_equal_complement(t, nwant, 16);
+    return (int)(ok_in & ct_equal_complement32(t, nwant, 4)) - 1;
 }
 
-/* out[0..len) &= mask, after xor_masked applied the first mask: a byte whose first AND
- * a fault skipped is still cleared here. CT: out, mask secret; time depends on len. */
-static MB_NOINLINE void remask(uint8_t *out, size_t len, uint8_t mask)
+/* 0 if the MAC state's s half is k[16..32), else -1 (the API's sense, as tag_check2).
+ * Both tag checks compare against the tag the MAC computed: a faulted key pointer (the
+ * MSP430 campaign flipped one onto the frame's t and want, so that s was the forged tag
+ * itself and r zero) makes them agree on a forgery. With s checked, a wrong r still
+ * leaves the tag keyed by the secret s. CT: st, k secret. */
+static MB_NOINLINE int mac_key_check(const poly1305_state *st, const uint8_t k[32])
 {
-    size_t i;
-    for (i = 0; i < len; i++) out[i] &= mask;
+    uint32_t diff = 0;
+    int i;
+    for (i = 0; i < 4; i++) diff |= st->pad[i] ^ load32_le(k + 16 + 4 * i);
+    return -(int)ct_nonzero32(diff);
+}
+
+/* out[0..len) &= mask, after the decryption applied the first check's mask: whatever a
+ * single fault let into out (a skipped AND, a keystream block generated into out through
+ * a faulted pointer) is cleared here. mask is 0 or all ones, so byte order does not
+ * matter: where int has 32 bits and the compiler knows unaligned words (gcc, clang: a
+ * Cortex-M4 loads them; cores that cannot get byte accesses), 16 bytes a turn as words;
+ * byte-wise on 16-bit cores. Not out of line: a function after the public ones is where
+ * a skipped return falls (see tag_check2). CT: out, mask secret; time depends on len. */
+#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
+typedef uint32_t word_unaligned __attribute__((aligned(1), may_alias));
+#define REMASK_WORDS 1
+#endif
+static void remask(uint8_t *out, size_t len, uint32_t mask)
+{
+    size_t i = 0;
+#ifdef REMASK_WORDS
+    for (; len - i >= 16; i += 16) {
+        word_unaligned *w = (word_unaligned *)(out + i);
+        w[0] &= mask;
+        w[1] &= mask;
+        w[2] &= mask;
+        w[3] &= mask;
+    }
+#endif
+    for (; i < len; i++) out[i] &= (uint8_t)mask;
 }
 #endif
 
@@ -138,20 +172,22 @@ static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t 
                        const uint8_t n[24], const uint8_t k[32], uint32_t ok_in,
                        uint8_t *k_wipe)
 {
-    uint8_t subkey[32], in[16], block0[64], t[16], want[16];
+    uint8_t subkey[32], in[16], block0[64], want[16];
+    uint32_t t32[4];                  /* the computed tag, word-aligned for tag_check2 */
+    uint8_t *t = (uint8_t *)t32;
     poly1305_state mac;
     uint32_t ok;
 #if MB_FAULT_HARDENED
-    uint8_t nwant[16];   /* the tag complemented: for the second check */
-    uint32_t ok2;
+    uint32_t nwant[4];   /* the tag complemented, read separately: for the second check */
     int i;
 #endif
     /* Each check's verdict, 1 = the tag matched, kept in memory from the start (0) and
-     * stored right after its check; the result is computed from them last, straight
-     * into the return register: a skipped load, decrement or OR there leaves -1, and a
-     * wipe whose pointer a fault moved onto them writes 0 = mismatch. (The campaigns
-     * found a skipped final register move returning 0, and wipes zeroing a 0 / -1
-     * result.) */
+     * stored right after its check. The output masks and the result are computed from
+     * them, the result last, straight into the return register: a skipped load,
+     * decrement or OR there leaves -1, a wipe whose pointer a fault moved onto them
+     * writes 0 = mismatch, and a return address faulted past the checks finds them 0.
+     * (The campaigns found a skipped final register move returning 0, wipes zeroing a
+     * 0 / -1 result, and LR bit flips returning past the checks.) */
     volatile unsigned verdict[2];
     int r;
 
@@ -160,24 +196,28 @@ static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t 
 
     mb_copy(want, tag, 16);
 #if MB_FAULT_HARDENED
-    for (i = 0; i < 16; i++) nwant[i] = (uint8_t)~tag[i];
+    for (i = 0; i < 4; i++) nwant[i] = ~load32_le(tag + 4 * i);
 #endif
     c = in_place(m, c, clen);
     secretbox_start(subkey, in, block0, n, k);
     mb_poly1305_init(&mac, block0);
+#if MB_FAULT_HARDENED
+    ok_in &= (uint32_t)(mac_key_check(&mac, block0) + 1);
+#endif
     mb_poly1305_update(&mac, c, clen);
     mb_poly1305_final(&mac, t);
     ok = ok_in & (uint32_t)(mb_verify16(t, want) + 1);   /* verify16: 0 or -1 */
     verdict[0] = (unsigned)(ok & 1u);
-    xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(ok));
 #if MB_FAULT_HARDENED
-    ok2 = tag_check2(t, nwant, ok_in);
-    verdict[1] = (unsigned)(ok2 & 1u);
-    remask(m, clen, (uint8_t)ct_mask32(ok2));
+    verdict[1] = (unsigned)((uint32_t)(tag_check2(t, nwant, ok_in) + 1) & 1u);
+#endif
+    xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(verdict[0]));
+#if MB_FAULT_HARDENED
+    remask(m, clen, ct_mask32(verdict[1]));
 #endif
     mb_wipe(subkey, sizeof subkey);
     mb_wipe(block0, sizeof block0);
-    mb_wipe(t, sizeof t);
+    mb_wipe(t, 16);
     if (k_wipe) mb_wipe(k_wipe, 32);   /* the caller's own key (box) */
     r = ((int)verdict[0] - 1) | ((int)verdict[1] - 1);
     return r;

@@ -55,22 +55,20 @@ static inline uint32_t ct_or_bytes(const uint8_t *a, size_t n)
     return acc;
 }
 
-/* 1 if a[0..n) equals the complement of nb[0..n) (nb = a complemented copy of the value
- * to compare with), else 0: the AND of the bytes a[i] ^ nb[i] is 0xff iff every byte
- * matches. The second of two independent tag checks for fault resistance
- * (docs/FAULTS.md), in complementary form to mb_verify16 (which ORs differences of
- * plain copies): a single fault corrupts one of them, not both; a pointer faulted onto
- * the other buffer compares a value with itself, whose XOR is 0: a mismatch. Callers
- * use it beside mb_verify16, never alone. CT: time depends on n only. */
-static inline unsigned ct_equal_complement(const uint8_t *a, const uint8_t *nb, size_t n)
+/* 1 if the 4n bytes at a equal the complement of the value nb was made from
+ * (nb[i] = ~load32_le(value + 4i)), else 0: the AND of the words load32_le(a + 4i) ^ nb[i]
+ * is all ones iff every word matches. The second of two independent tag checks for
+ * fault resistance (docs/FAULTS.md), in complementary form to mb_verify16 (which ORs
+ * differences of plain copies): a single fault corrupts one of them, not both; a
+ * pointer faulted onto the other buffer compares a value with itself, whose XOR is 0: a
+ * mismatch. Word-wise, because on 32-bit cores it is the cheap half of the hardening.
+ * Callers use it beside mb_verify16, never alone. CT: time depends on n only. */
+static inline uint32_t ct_equal_complement32(const uint8_t *a, const uint32_t *nb, size_t n)
 {
-    unsigned acc = 0xffu;
+    uint32_t acc = 0xffffffffu;
     size_t i;
-    for (i = 0; i < n; i++) acc &= (uint8_t)(a[i] ^ nb[i]);
-    MB_BARRIER(acc);
-    acc = (acc + 1u) >> 8;   /* acc <= 0xff: 1 iff acc was 0xff */
-    MB_BARRIER(acc);
-    return acc;
+    for (i = 0; i < n; i++) acc &= load32_le(a + 4 * i) ^ nb[i];
+    return 1u ^ ct_nonzero32(~acc);
 }
 
 #endif

@@ -4,11 +4,14 @@ single-fault campaign of `motebox fault` (python/motebox_tools/fault.py):
 - the injector against tiny programs whose outcome under each fault is known by hand: a
   skipped taken branch changes the exit status, a bit flipped in a dead register does
   not, a flipped bit of a register or of a loaded word shows in the result;
+- the batch mode (--fault-batch: one process forks per fault) gives each fault the
+  status of its own run;
 - the exhaustive skip and register-bit-flip campaigns on the secretbox open (tag check and
   output masking) of the portable mpy32 build with a forged box (made by libsodium, one
   tag byte complemented): zero accepted forgeries and zero released plaintext; the same
   skip campaign on the unhardened open (MB_FAULT_HARDENED=0) must find some, so the
-  campaign can fail."""
+  campaign can fail; the box open's skip and register flip campaigns on the assembly
+  build (its skipped final return and a flipped MAC key pointer were exploitable)."""
 import subprocess
 
 import pytest
@@ -102,8 +105,41 @@ def test_bad_fault_options():
         assert p.returncode == 208, opts
 
 
-def _firmware():
-    elf = t430.firmware("fault", variant="mpy32")
+def _batch(elf, tmp_path, lines):
+    src, dst = tmp_path / "batch.in", tmp_path / "batch.out"
+    src.write_text("".join(line + "\n" for line in lines))
+    p = subprocess.run([str(sim.sim_path()), "--fault-batch", str(src), str(dst), str(elf)],
+                       capture_output=True, timeout=60)
+    assert p.returncode == 1, p.stderr    # the unfaulted run's own status
+    data, out, pos = dst.read_bytes(), [], 0
+    while pos < len(data):
+        nl = data.index(b"\n", pos)
+        line, status, n = map(int, data[pos:nl].split())
+        assert line == len(out) and n == 0    # in the input's order; no console output
+        out.append(status)
+        pos = nl + 1
+    return out
+
+
+@needs_tools
+def test_fault_batch_matches_single_runs(tmp_path):
+    elf = build(BRANCH, tmp_path, "branch")
+    lines = ["skip 3", "skip 2", "flip 3 0", "flip 0 1", "skip 0", "skip 9", "flip 2 0"]
+    single = {"skip 3": ["--fault-skip", "3"], "skip 2": ["--fault-skip", "2"],
+              "flip 3 0": ["--fault-flip", "3:d:0"], "flip 0 1": ["--fault-flip", "0:d:1"],
+              "skip 0": ["--fault-skip", "0"], "flip 2 0": ["--fault-flip", "2:d:0"]}
+    got = _batch(elf, tmp_path, lines)
+    want = [fsim(elf, *single[line])[0] if line in single else -1 for line in lines]
+    assert got == want and 7 in got and -1 in got, (got, want)   # skip 9: never reached
+    for bad in (["skip"], ["flip 1"], ["load 1 16"], ["jump 1"]):
+        (tmp_path / "bad.in").write_text("\n".join(bad) + "\n")
+        p = subprocess.run([str(sim.sim_path()), "--fault-batch", str(tmp_path / "bad.in"),
+                            str(tmp_path / "bad.out"), str(elf)], capture_output=True, timeout=30)
+        assert p.returncode == 208 and b"fault batch" in p.stderr, (bad, p.stderr)
+
+
+def _firmware(variant="mpy32"):
+    elf = t430.firmware("fault", variant=variant)
     if not elf.exists():
         pytest.fail(f"{elf} missing: run `make msp430`")
     return elf
@@ -129,6 +165,19 @@ def test_campaign_finds_unhardened_exploits(tmp_path):
     res = c.run("skip")
     fns = {f for _, _, f, _ in res["exploits"]}
     assert res["exploitable"] > 0 and "mb_verify16" in fns, res
+
+
+@pytest.mark.parametrize("model", ["skip", "flip"])
+def test_box_open_campaign_asm_no_exploitable(tmp_path, model):
+    if "mpy32-asm" not in t430.variants():
+        pytest.skip("no MSP430X assembly build")
+    c = fault.Campaign(_firmware("mpy32-asm"), 32, "box_open", workdir=tmp_path)
+    c.prepare()
+    assert {n for n, _, _ in c.ranges} >= {"mb_box_open", "open_masked", "mac_key_check"}
+    assert c.caller_return == c.insns[-1][0]     # ends with mb_box_open's ret
+    res = c.run(model)
+    assert res["faults"] >= len(c.insns) - 1
+    assert res["exploitable"] == 0, res["exploits"][:20]
 
 
 def test_genuine_open_on_target(tmp_path):

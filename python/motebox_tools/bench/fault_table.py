@@ -25,6 +25,9 @@ def fault_table(result):
               if (r.get("target", "msp430"), r["impl"], r["function"], r["model"]) == k}
         before, after = by.get(False), by.get(True)
         faults = " / ".join(_n(x["faults"]) if x else "—" for x in (before, after))
+        excluded = max((x.get("excluded", 0) for x in (before, after) if x), default=0)
+        if excluded:    # faults on the return into the caller, not run (docs/FAULTS.md)
+            faults += f" (+{_n(excluded)} excluded)"
         crash = _n(after["crash"]) if after else "—"
         lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {faults} | {crash} | "
                      f"{_n(before['exploitable']) if before else '—'} | "
