@@ -39,6 +39,11 @@ TARGETS = {
     "box_open": (2, ["mb_box_open", "mb_box_open_detached", "open_masked", "xor_masked",
                      "mb_verify16", "verify_n", "tag_check2", "mac_key_check", "beforenm",
                      "zero_check"]),
+    # the same open of a box "from" a low-order public key, made with the key a zero
+    # shared secret gives (HSalsa20 of zeros: known to anyone): it must be refused
+    "box_open_low_order": (2, ["mb_box_open", "mb_box_open_detached", "open_masked",
+                               "xor_masked", "mb_verify16", "verify_n", "tag_check2",
+                               "mac_key_check", "beforenm", "zero_check"]),
 }
 MODELS = {"skip": "instruction skip", "flip": "register bit flip", "load": "load bit flip"}
 KEY = bytes(range(32))
@@ -49,15 +54,40 @@ MSG = bytes(0xC1 | ((7 * i) & 0x3E) for i in range(64))
 # box: the receiver's secret key and the sender's (pk from a fixed secret, by libsodium)
 BOX_SK = bytes((3 * i + 7) & 0xFF for i in range(32))
 BOX_SENDER_SK = bytes((11 * i + 5) & 0xFF for i in range(32))
+# a point of order 8 (libsodium's list of low-order points): X25519 with it gives 0
+LOW_ORDER_PK = bytes.fromhex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800")
+
+
+def zero_shared_box_key():
+    """HSalsa20(key 0^32, input 0^16): the box key of a zero shared secret, from the
+    system libsodium (PyNaCl does not expose crypto_core_hsalsa20)."""
+    import ctypes
+    import ctypes.util
+    so = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+    out = ctypes.create_string_buffer(32)
+    if so.crypto_core_hsalsa20(out, bytes(16), bytes(32), b"expand 32-byte k") != 0:
+        raise RuntimeError("crypto_core_hsalsa20 failed")
+    return out.raw
 
 
 def forged_input(target):
     """The patched fault_input of tests/target/fault.c: a box made by libsodium with the
     first byte of its tag complemented (one byte wrong: a fault that drops one byte
-    from a comparison shows). Returns (blob, the genuine box)."""
+    from a comparison shows), or for box_open_low_order the attacker's box, genuine
+    under the key of a zero shared secret, "from" a low-order key. Returns (blob, the
+    genuine box)."""
     import nacl.bindings as nb
+    import nacl.exceptions
     op = TARGETS[target][0]
     pk = bytes(32)
+    if target == "box_open_low_order":
+        try:    # libsodium refuses it: the point is of low order
+            nb.crypto_scalarmult(BOX_SK, LOW_ORDER_PK)
+            raise AssertionError("libsodium accepted the low-order point")
+        except nacl.exceptions.RuntimeError:
+            pass
+        box = nb.crypto_secretbox(MSG, NONCE, zero_shared_box_key())
+        return bytes([op]) + KEY + NONCE + LOW_ORDER_PK + BOX_SK + box, box
     if target == "secretbox_open":
         box = nb.crypto_secretbox(MSG, NONCE, KEY)
     else:
@@ -357,8 +387,9 @@ def log_row(log, variant, row):
 
 def bench(argv=None):
     """The `make bench` step: hardened and unhardened campaigns (skip, flip, load) on the
-    secretbox and box opens of the portable -O2 and -Os and the assembly -O2 builds with
-    the 32-bit multiplier, the cost of the hardening in cycles, bench/results/faults.json."""
+    secretbox and box opens (and the box open of a low-order key's box) of the portable
+    -O2 and -Os and the assembly -O2 builds with the 32-bit multiplier, the cost of the
+    hardening in cycles, bench/results/faults.json."""
     from .boards import msp430 as t430
     from .paths import repo
     ap = argparse.ArgumentParser(prog="python -m motebox_tools.fault bench")
@@ -372,7 +403,7 @@ def bench(argv=None):
         for v in variants:
             mpy = t430.VARIANTS[v].mpy
             before = unhardened_image(v, d)
-            for target in ("secretbox_open", "box_open"):
+            for target in ("secretbox_open", "box_open", "box_open_low_order"):
                 for elf in (before, None):
                     rows += campaign_rows(v, target, models, jobs=a.jobs, elf=elf,
                                           log=lambda s: print(s, flush=True))

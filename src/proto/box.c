@@ -18,21 +18,14 @@
 #include "util/ct.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
+#include "util/fault.h"
 #include <limits.h>
 
-static const uint8_t zero16[16] = { 0 };
+static const uint8_t zeros[32] = { 0 };
 
-/* Fault hardening of the opens (docs/FAULTS.md): a second, complementary tag check and
- * a second output mask fed by it, so that no single skipped instruction or flipped
- * register bit makes a forgery accepted or releases plaintext. 1 (default) or 0. */
-#ifndef MB_FAULT_HARDENED
-#define MB_FAULT_HARDENED 1
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-#define MB_NOINLINE __attribute__((noinline))
-#else
-#define MB_NOINLINE
-#endif
+/* Fault hardening of the opens (util/fault.h, docs/FAULTS.md): a second, complementary
+ * tag check, a check of the MAC key and a second output mask, so that no single skipped
+ * instruction or flipped register bit makes a forgery accepted or releases plaintext. */
 
 /* Moves n bytes from s to d (any overlap), low to high when d is below s, else high to
  * low. CT: the data is secret; only the public addresses and n steer it. */
@@ -111,12 +104,33 @@ static void seal_masked(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t ml
 }
 
 #if MB_FAULT_HARDENED
+/* Where int has 32 bits and the compiler knows unaligned words (gcc, clang: a Cortex-M4
+ * loads them; a core that cannot gets byte accesses), the hardening reads the caller's
+ * buffers as words; on 16-bit cores bytes are cheaper than 32-bit words. */
+#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
+typedef uint32_t word_unaligned __attribute__((aligned(1), may_alias));
+#define MB_WORDS_UNALIGNED 1
+#endif
+
+/* nw = the complement of the 16 bytes at tag, in their memory layout (so that it can be
+ * compared with a word-aligned copy of bytes as words, whatever the byte order). */
+static void complement_tag(uint32_t nw[4], const uint8_t tag[16])
+{
+    int i;
+#ifdef MB_WORDS_UNALIGNED
+    for (i = 0; i < 4; i++) nw[i] = ~((const word_unaligned *)tag)[i];
+#else
+    MB_NO_UNROLL
+    for (i = 0; i < 16; i++) ((uint8_t *)nw)[i] = (uint8_t)~tag[i];
+#endif
+}
+
 /* The second check, out of line so the compiler cannot merge it with the first (and a
  * campaign can name it). nwant is the complemented tag (ct_equal_complement32). Returns 0
  * if ok_in and t == ~nwant, else -1: the API's sense, so that a CPU falling into it from
  * a skipped return above (clang places it after the public functions) returns failure.
  * CT: t secret; time depends on nothing. */
-static MB_NOINLINE int tag_check2(const uint8_t t[16], const uint32_t nwant[4], uint32_t ok_in)
+static MB_NOINLINE int tag_check2(const uint32_t t[4], const uint32_t nwant[4], uint32_t ok_in)
 {
     return (int)(ok_in & ct_equal_complement32(t, nwant, 4)) - 1;
 }
@@ -130,6 +144,7 @@ static MB_NOINLINE int mac_key_check(const poly1305_state *st, const uint8_t k[3
 {
     uint32_t diff = 0;
     int i;
+    MB_NO_UNROLL
     for (i = 0; i < 4; i++) diff |= st->pad[i] ^ load32_le(k + 16 + 4 * i);
     return -(int)ct_nonzero32(diff);
 }
@@ -137,18 +152,13 @@ static MB_NOINLINE int mac_key_check(const poly1305_state *st, const uint8_t k[3
 /* out[0..len) &= mask, after the decryption applied the first check's mask: whatever a
  * single fault let into out (a skipped AND, a keystream block generated into out through
  * a faulted pointer) is cleared here. mask is 0 or all ones, so byte order does not
- * matter: where int has 32 bits and the compiler knows unaligned words (gcc, clang: a
- * Cortex-M4 loads them; cores that cannot get byte accesses), 16 bytes a turn as words;
- * byte-wise on 16-bit cores. Not out of line: a function after the public ones is where
+ * matter: 16 bytes a turn as words where they are cheap (MB_WORDS_UNALIGNED), else
+ * byte-wise. Not out of line: a function after the public ones is where
  * a skipped return falls (see tag_check2). CT: out, mask secret; time depends on len. */
-#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
-typedef uint32_t word_unaligned __attribute__((aligned(1), may_alias));
-#define REMASK_WORDS 1
-#endif
 static void remask(uint8_t *out, size_t len, uint32_t mask)
 {
     size_t i = 0;
-#ifdef REMASK_WORDS
+#ifdef MB_WORDS_UNALIGNED
     for (; len - i >= 16; i += 16) {
         word_unaligned *w = (word_unaligned *)(out + i);
         w[0] &= mask;
@@ -161,16 +171,17 @@ static void remask(uint8_t *out, size_t len, uint32_t mask)
 }
 #endif
 
-/* Open; ok_in is 1 (go ahead) or 0 (fail anyway); k_wipe: NULL, or a key buffer of the
- * caller wiped once k is no longer needed (public choice). Returns 0 if ok_in and the tag is
- * right, else -1; m holds the plaintext, or zeros. m may overlap c and tag (the tag is
- * copied before anything is written). Hardened: -1 is the OR of both checks' "ok - 1",
+/* Open; ok_in and ok_in2 are 1 (go ahead) or 0 (fail anyway), the same verdict computed
+ * twice, one for each tag check; k_wipe: NULL, or a key buffer of the caller wiped once k
+ * is no longer needed (public choice). Returns 0 if both ok and the tag is right, else
+ * -1; m holds the plaintext, or zeros. m may overlap c and tag (the tag is copied before
+ * anything is written). Hardened: -1 is the OR of both checks' "ok - 1",
  * so one skipped decrement or OR still leaves -1.
  * CT: k, the keystream and the outcome are secret here (the outcome becomes public
  * only through the return value); no branch depends on them. */
 static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t tag[16],
                        const uint8_t n[24], const uint8_t k[32], uint32_t ok_in,
-                       uint8_t *k_wipe)
+                       uint32_t ok_in2, uint8_t *k_wipe)
 {
     uint8_t subkey[32], in[16], block0[64], want[16];
     uint32_t t32[4];                  /* the computed tag, word-aligned for tag_check2 */
@@ -179,7 +190,7 @@ static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t 
     uint32_t ok;
 #if MB_FAULT_HARDENED
     uint32_t nwant[4];   /* the tag complemented, read separately: for the second check */
-    int i;
+    uint32_t key_ok;
 #endif
     /* Each check's verdict, 1 = the tag matched, kept in memory from the start (0) and
      * stored right after its check. The output masks and the result are computed from
@@ -196,20 +207,24 @@ static int open_masked(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t 
 
     mb_copy(want, tag, 16);
 #if MB_FAULT_HARDENED
-    for (i = 0; i < 4; i++) nwant[i] = ~load32_le(tag + 4 * i);
+    complement_tag(nwant, tag);
 #endif
     c = in_place(m, c, clen);
     secretbox_start(subkey, in, block0, n, k);
     mb_poly1305_init(&mac, block0);
 #if MB_FAULT_HARDENED
-    ok_in &= (uint32_t)(mac_key_check(&mac, block0) + 1);
+    key_ok = (uint32_t)(mac_key_check(&mac, block0) + 1);
+    ok_in &= key_ok;
+    ok_in2 &= key_ok;
 #endif
     mb_poly1305_update(&mac, c, clen);
     mb_poly1305_final(&mac, t);
     ok = ok_in & (uint32_t)(mb_verify16(t, want) + 1);   /* verify16: 0 or -1 */
     verdict[0] = (unsigned)(ok & 1u);
 #if MB_FAULT_HARDENED
-    verdict[1] = (unsigned)((uint32_t)(tag_check2(t, nwant, ok_in) + 1) & 1u);
+    verdict[1] = (unsigned)((uint32_t)(tag_check2(t32, nwant, ok_in2) + 1) & 1u);
+#else
+    (void)ok_in2;
 #endif
     xor_masked(m, c, clen, block0, in, subkey, (uint8_t)ct_mask32(verdict[0]));
 #if MB_FAULT_HARDENED
@@ -247,7 +262,7 @@ int mb_secretbox_open_detached(uint8_t *m, const uint8_t *c, size_t clen,
                                const uint8_t tag[16], const uint8_t n[24],
                                const uint8_t k[32])
 {
-    return open_masked(m, c, clen, tag, n, k, 1, NULL);
+    return open_masked(m, c, clen, tag, n, k, 1, 1, NULL);
 }
 
 /* CT: as mb_secretbox_open_detached; clen is public. */
@@ -255,18 +270,23 @@ int mb_secretbox_open(uint8_t *m, const uint8_t *c, size_t clen, const uint8_t n
                       const uint8_t k[32])
 {
     if (clen < 16) return -1;
-    return open_masked(m, c + 16, clen - 16, c, n, k, 1, NULL);
+    return open_masked(m, c + 16, clen - 16, c, n, k, 1, 1, NULL);
 }
 
-/* k = HSalsa20(X25519(sk, pk), 0), or zeros. Returns 1 if pk was fine, else 0.
- * CT: sk, the shared secret and k secret; mb_x25519's result is used as a mask. */
-static uint32_t beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32])
+/* k = HSalsa20(X25519(sk, pk), 0), or zeros. Returns 1 if pk was fine, else 0; ok2, if
+ * not NULL, gets the same verdict computed again from the shared secret's bytes: the
+ * open feeds one to each of its two tag checks, so that no single fault turns a
+ * low-order key (shared secret 0, box key HSalsa20(0) known to anyone) into an accepted
+ * one. CT: sk, the shared secret and k secret; mb_x25519's result is used as a mask. */
+static uint32_t beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32],
+                         uint32_t *ok2)
 {
     uint8_t s[32], mask;
     uint32_t ok;
     int i;
     ok = (uint32_t)(mb_x25519(s, sk, pk) + 1);   /* 0 or -1 -> 1 or 0 */
-    mb_hsalsa20_core(k, zero16, s, mb_salsa20_sigma);
+    if (ok2) *ok2 = (uint32_t)-mb_verify32(s, zeros);   /* 0 iff s is all zero */
+    mb_hsalsa20_core(k, zeros, s, mb_salsa20_sigma);
     mask = (uint8_t)ct_mask32(ok);
     for (i = 0; i < 32; i++) k[i] &= mask;
     mb_wipe(s, sizeof s);
@@ -276,7 +296,7 @@ static uint32_t beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[3
 /* CT: sk, k secret; see beforenm. */
 int mb_box_beforenm(uint8_t k[32], const uint8_t pk[32], const uint8_t sk[32])
 {
-    return (int)beforenm(k, pk, sk) - 1;
+    return (int)beforenm(k, pk, sk, NULL) - 1;
 }
 
 /* CT: sk, m and the shared key secret; the key is wiped. */
@@ -289,7 +309,7 @@ int mb_box_detached(uint8_t *c, uint8_t tag[16], const uint8_t *m, size_t mlen,
         mb_wipe(tag, 16);
         return -1;
     }
-    ok = beforenm(k, pk, sk);
+    ok = beforenm(k, pk, sk, NULL);
     seal_masked(c, tag, m, mlen, n, k, (uint8_t)ct_mask32(ok));
     mb_wipe(k, sizeof k);
     return (int)ok - 1;
@@ -307,9 +327,11 @@ int mb_box_open_detached(uint8_t *m, const uint8_t *c, size_t clen, const uint8_
                          const uint8_t n[24], const uint8_t pk[32], const uint8_t sk[32])
 {
     uint8_t k[32];
+    uint32_t ok, ok2;
+    ok = beforenm(k, pk, sk, &ok2);
     /* open_masked wipes k itself, so that its result is the last value computed (a
      * skipped move after a wipe here would return what the wipe left in the register). */
-    return open_masked(m, c, clen, tag, n, k, beforenm(k, pk, sk), k);
+    return open_masked(m, c, clen, tag, n, k, ok, ok2, k);
 }
 
 /* CT: as mb_box_open_detached; clen is public. */

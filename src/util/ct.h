@@ -55,19 +55,18 @@ static inline uint32_t ct_or_bytes(const uint8_t *a, size_t n)
     return acc;
 }
 
-/* 1 if the 4n bytes at a equal the complement of the value nb was made from
- * (nb[i] = ~load32_le(value + 4i)), else 0: the AND of the words load32_le(a + 4i) ^ nb[i]
- * is all ones iff every word matches. The second of two independent tag checks for
- * fault resistance (docs/FAULTS.md), in complementary form to mb_verify16 (which ORs
- * differences of plain copies): a single fault corrupts one of them, not both; a
- * pointer faulted onto the other buffer compares a value with itself, whose XOR is 0: a
- * mismatch. Word-wise, because on 32-bit cores it is the cheap half of the hardening.
- * Callers use it beside mb_verify16, never alone. CT: time depends on n only. */
-static inline uint32_t ct_equal_complement32(const uint8_t *a, const uint32_t *nb, size_t n)
+/* 1 if the words a[0..n) equal the complements of nb[0..n) (nb = a complemented copy of
+ * the value to compare with, in the same layout), else 0: the AND of a[i] ^ nb[i] is all
+ * ones iff every word matches. The second of two independent tag checks for fault
+ * resistance (docs/FAULTS.md), in complementary form to mb_verify16 (which ORs
+ * differences of plain copies): a single fault corrupts one of them, not both; a pointer
+ * faulted onto the other buffer compares a value with itself, whose XOR is 0: a
+ * mismatch. Callers use it beside mb_verify16, never alone. CT: time depends on n only. */
+static inline uint32_t ct_equal_complement32(const uint32_t *a, const uint32_t *nb, size_t n)
 {
     uint32_t acc = 0xffffffffu;
     size_t i;
-    for (i = 0; i < n; i++) acc &= load32_le(a + 4 * i) ^ nb[i];
+    for (i = 0; i < n; i++) acc &= a[i] ^ nb[i];
     return 1u ^ ct_nonzero32(~acc);
 }
 

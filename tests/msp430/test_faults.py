@@ -11,7 +11,9 @@ single-fault campaign of `motebox fault` (python/motebox_tools/fault.py):
   tag byte complemented): zero accepted forgeries and zero released plaintext; the same
   skip campaign on the unhardened open (MB_FAULT_HARDENED=0) must find some, so the
   campaign can fail; the box open's skip and register flip campaigns on the assembly
-  build (its skipped final return and a flipped MAC key pointer were exploitable)."""
+  build (its skipped final return and a flipped MAC key pointer were exploitable), and
+  the skips of the open of a box from a low-order key (made with the key of a zero
+  shared secret): refused whatever single instruction is skipped."""
 import subprocess
 
 import pytest
@@ -167,11 +169,12 @@ def test_campaign_finds_unhardened_exploits(tmp_path):
     assert res["exploitable"] > 0 and "mb_verify16" in fns, res
 
 
-@pytest.mark.parametrize("model", ["skip", "flip"])
-def test_box_open_campaign_asm_no_exploitable(tmp_path, model):
+@pytest.mark.parametrize("target,model", [("box_open", "skip"), ("box_open", "flip"),
+                                          ("box_open_low_order", "skip")])
+def test_box_open_campaign_asm_no_exploitable(tmp_path, target, model):
     if "mpy32-asm" not in t430.variants():
         pytest.skip("no MSP430X assembly build")
-    c = fault.Campaign(_firmware("mpy32-asm"), 32, "box_open", workdir=tmp_path)
+    c = fault.Campaign(_firmware("mpy32-asm"), 32, target, workdir=tmp_path)
     c.prepare()
     assert {n for n, _, _ in c.ranges} >= {"mb_box_open", "open_masked", "mac_key_check"}
     assert c.caller_return == c.insns[-1][0]     # ends with mb_box_open's ret

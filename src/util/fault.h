@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The fault-hardening switch (docs/FAULTS.md): MB_FAULT_HARDENED 1 (default) adds the
+ * redundant checks against single injected faults; 0 leaves them out (the campaigns'
+ * "before" builds). MB_NOINLINE keeps a check out of line, so the compiler cannot merge
+ * it with its twin and a campaign can name it. Layer 0: preprocessor only. */
+#ifndef MB_UTIL_FAULT_H
+#define MB_UTIL_FAULT_H
+
+#ifndef MB_FAULT_HARDENED
+#define MB_FAULT_HARDENED 1
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MB_NOINLINE __attribute__((noinline))
+#else
+#define MB_NOINLINE
+#endif
+
+/* Before a loop of the hardening: keep it a loop. Compilers unroll short fixed loops
+ * fully, which on a 16-bit core turns a 16-byte check into ~200 bytes of code (the
+ * MSP430 test image has no room for that); the checks run once per call, so the loop
+ * costs only a few cycles. */
+#if defined(__clang__)
+#define MB_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define MB_NO_UNROLL _Pragma("GCC unroll 1")
+#else
+#define MB_NO_UNROLL
+#endif
+
+#endif
