@@ -246,7 +246,8 @@ def del_hook(uch, handle):
 class Capture:
     """The per-instruction hook: up to `cap` instructions (cap + 1 register rows) from
     install() until `end` (its address is reached) or the cap. on_close(): what to do
-    when the window closes (stop the emulation, or just remove the hook). gated: the
+    when the window closes (stop the emulation); the owner removes the hook after the
+    run, never inside a callback. gated: the
     hook checks `open` and `skip_first` (Probe); else it records every call (Engine
     installs it just before the window and removes it after)."""
 
@@ -267,7 +268,7 @@ class Capture:
         self.handle = None
         self.open = False
         self.skip_first = None       # an address Probe's head hook has just recorded
-        self.live = False            # the hook has run (it is in the translated code)
+        self._closed = [False]       # the ungated hook's own flag (reset by reset())
         self._cb = HOOK_CODE_CFUNC(self._hook if gated else self._fast_hook())
 
     def _fast_hook(self):
@@ -276,30 +277,37 @@ class Capture:
             self.cap, self.end
         pcs = self.pcs
         append = pcs.append
+        closed = self._closed
 
         def hook(uch, addr, size, _):
+            if closed[0]:               # until emu_stop takes effect
+                return
             i = len(pcs)
             read(uch, ids, ptr0 + i * row, NREGS)
             append(addr)
             if i >= cap or addr == end:
+                closed[0] = True
                 self._close()
         return hook
 
     def _close(self):
+        # The hook is not removed here: uc_hook_del from inside a callback invalidates
+        # the translation blocks of the hooked range, the running one included (a
+        # segfault in unicorn 2.1.4, depending on the code layout). Closed, it returns at
+        # once; the owner removes it after emu_start (Engine.run, Probe.samples).
         self.open = False
-        self.remove()
         if self.on_close:
             self.on_close()
 
     def reset(self):
         self.pcs.clear()
         self.open = False
+        self._closed[0] = False
 
     def install(self):
         """Record from the next instruction (the next translation block, if installed
         while one runs) until the window closes."""
         self.open = True
-        self.live = False
         self.skip_first = None
         self.handle = add_code_hook(self.uch, ctypes.cast(self._cb, ctypes.c_void_p), None)
 
@@ -319,7 +327,6 @@ class Capture:
     def _hook(self, uch, addr, size, _):
         if not self.open:
             return
-        self.live = True
         if self.skip_first is not None:
             skip, self.skip_first = self.skip_first, None
             if skip == addr:
@@ -475,8 +482,8 @@ class Window:
 class Probe:
     """Leakage recording inside the cycle model: M4(elf, leak=Probe(Window(...))). After
     the run, samples() is the trace (Result.leak). The model's own hooks are untouched:
-    a code hook on the window's first block (a few addresses) opens the window, the
-    per-instruction hook lives only while it is open."""
+    a code hook on the window's first block (a few addresses) opens the window; the
+    per-instruction hook is installed closed from the start and removed after the run."""
 
     def __init__(self, window, model=Model()):
         self.window = window
@@ -493,8 +500,13 @@ class Probe:
         end = resolve(self.window.end, funcs, read)[0] if self.window.end is not None else None
         self.decoder = Decoder(read)
         self.capture = Capture(uc, self.window.samples, end)
+        # The capture's hook is there from the start, closed: adding it when the window
+        # opens needs the translated code flushed, and removing it when it closes
+        # invalidates the running block; unicorn 2.1.4 can crash on either inside a
+        # callback. Closed, it costs one Python call per instruction.
+        self.capture.install()
+        self.capture.open = False
         lo, hi = head_range(read, self.start)
-        self._head = False
         uc.hook_add(UC_HOOK_CODE, self._hook_head, None, lo, hi)
 
     def _hook_head(self, uc, addr, size, _):
@@ -502,19 +514,19 @@ class Probe:
         if addr == self.start and not cap.open and self.count < self.occurrence:
             self.count += 1
             if self.count == self.occurrence:
-                cap.install()
-                # code translated before the hook existed would call it with stale
-                # registers (unicorn syncs them only where a hook was known when the
-                # block was translated): retranslate everything
-                uc.ctl_flush_tb()
-        # Until the general hook has run once (from the next translation block on), this
-        # hook records; skip_first keeps the general hook from recording it twice.
-        if cap.open and not cap.live:
-            cap.skip_first = addr
-            if not cap.record(uc._uch, addr):
-                cap.remove()
+                # open, and record this first instruction here: the capture's hook may
+                # have run for it already (closed); if it runs after, skip_first keeps
+                # it from recording it twice
+                cap.open = True
+                cap.skip_first = addr
+                if not cap.record(uc._uch, addr):
+                    cap.open = False
 
     def samples(self):
+        """The trace, after the run (the capture's hook is removed here, outside every
+        callback)."""
+        if self.capture is not None:
+            self.capture.remove()
         if self.capture is None or not self.capture.pcs:
             return np.zeros(0, dtype=np.float32)
         regs, pcs = self.capture.result()
