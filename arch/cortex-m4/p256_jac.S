@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "util/backend.h"
+#include "util/fault.h"
 #if MB_ASM_CORTEX_M4   /* else this file is empty (util/backend.h) */
 /*
  * P-256 points in Jacobian coordinates for the Cortex-M4's fixed-window scalar
@@ -7,9 +8,11 @@
  * the register entries of the field kernels (fep256_mul.S). A point is three field
  * elements X, Y, Z (Montgomery form, each < p), x = X/Z^2, y = Y/Z^3.
  *
- *   void mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);
+ *   uint32_t mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);
  *       R = 2^n R, n >= 1 public (a = -3: 4M + 4S per doubling, Z3 = 2 Y Z).
  *       R = infinity (Z = 0) stays Z = 0; P-256 has no point with y = 0.
+ *       MB_FAULT_HARDENED: returns the doublings done, counted apart from the loop's
+ *       count (p256_window.c checks the total: docs/FAULTS.md); else undefined.
  *   void mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
  *       R = R + T (12M + 4S).
  *   void mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
@@ -56,6 +59,7 @@
 
     .set    KFRAME, 72               /* the kernels' frame at sp[0..71] */
     .set    CNT, KFRAME + 40         /* mb_p256_jdbl: doublings left (public) */
+    .set    DONE, KFRAME + 4 * X2    /* mb_p256_jdbl, hardened: doublings done (no T) */
     .set    LOCALS, KFRAME + 44      /* + 36 saved = 152: sp stays 8-byte aligned */
 
     .macro  PTR rd, s
@@ -208,7 +212,11 @@ mb_p256_jdbl:
     mov     r3, r0
     add     r4, r0, #32
     add     r5, r0, #64
+#if MB_FAULT_HARDENED
+    movs    r6, #0                   /* DONE (no T: X2, Y2, Z2 unused) */
+#else
     mov     r6, r0                   /* (no T: X2, Y2, Z2 unused) */
+#endif
     mov     r7, r0
     mov     r8, r0
     mov     r9, r1
@@ -243,10 +251,18 @@ mb_p256_jdbl:
     RSUBM   T2, T2                   /* S - X3 */
     MUL     T1, T2
     SUBM    T3, Y1                   /* Y3 = M (S - X3) - 8 Y^4 */
+#if MB_FAULT_HARDENED
+    ldr     r1, [sp, #DONE]          /* a second count: a faulted CNT shows in it */
+    adds    r1, r1, #1
+    str     r1, [sp, #DONE]
+#endif
     ldr     r0, [sp, #CNT]
     subs    r0, r0, #1
     str     r0, [sp, #CNT]
     bne     .Ldbl                    /* public: n */
+#if MB_FAULT_HARDENED
+    ldr     r0, [sp, #DONE]
+#endif
     EPILOGUE
     .size   mb_p256_jdbl, .-mb_p256_jdbl
 

@@ -44,13 +44,14 @@
 #include "curve/p256.h"
 #include "util/ct.h"
 #include "util/backend.h"
+#include "util/fault.h"
 
 #if MB_ASM_CORTEX_M4
 
 /* p256_jac.S: R = 2^n R; R = R + T (R != +-T, neither infinity), T Jacobian or affine;
  * out = table[idx] of 8 affine points scanning all of them, its y negated if neg.
  * Points are X, Y, Z (x, y) in Montgomery form. CT: all but n. */
-void mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);
+uint32_t mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);  /* hardened: returns n */
 void mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
 void mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
 void mb_p256_asel(fep256 out[2], const fep256 table[16], uint32_t idx, uint32_t neg);
@@ -91,12 +92,88 @@ static uint32_t window(const uint32_t kw[9], int i)
     return u & 15u;
 }
 
+/* window(kw, i), hardened also ORed into rec at its place: the digits actually used,
+ * compared with kw at the end (a faulted extraction gives another valid digit).
+ * CT: kw, rec secret; i public. */
+static uint32_t take(const uint32_t kw[9], uint32_t rec[9], int i)
+{
+    uint32_t u = window(kw, i);
+#if MB_FAULT_HARDENED
+    int pos = 4 * i + 1, s = pos & 31;
+    rec[pos >> 5] |= u << s;
+    if (s > 28) rec[(pos >> 5) + 1] |= u >> (32 - s);  /* public */
+#else
+    (void)rec;
+#endif
+    return u;
+}
+
+#if MB_FAULT_HARDENED
+/* Entry tags: two words of x and of y XORed, for each table entry with y and with -y.
+ * A second scan, in C, picks the tag of the digit's entry and sign and compares it with
+ * the tag of the point mb_p256_asel returned: a scan a fault misled (its index,
+ * coordinate count, sign, table or output pointer) returns another point (or leaves
+ * the previous digit's), a valid point of another multiple. CT: the entries
+ * (lambda-scaled), idx and the sign secret; masks only. */
+static uint32_t tag_of(const fep256 P[2])
+{
+    return P[0].v[0] ^ P[0].v[7] ^ P[1].v[0] ^ P[1].v[7];
+}
+
+/* tags[2j + s]: entry j, its y negated if s = 1 (the scan negates y by the sign). */
+static void entry_tags(uint32_t tags[16], const fep256 tab[16])
+{
+    fep256 e[2];
+    int j;
+    for (j = 0; j < 8; j++) {
+        tags[2 * j] = tag_of(&tab[2 * j]);
+        mb_fep256_copy(&e[0], &tab[2 * j]);
+        mb_fep256_neg(&e[1], &tab[2 * j + 1]);
+        tags[2 * j + 1] = tag_of(e);
+    }
+    mb_wipe(e, sizeof e);
+}
+#endif
+
+/* Hardened: x(T) = 0 before its digit's point is selected, from the caller's own
+ * address of T: a selection whose output pointer a fault moved leaves (0, y) with the
+ * previous digit's y, off the curve, not the previous digit's valid point (the tag
+ * check reads the moved pointer). */
+static void clear_point(fep256 T[2])
+{
+#if MB_FAULT_HARDENED
+    int j;
+    for (j = 0; j < 8; j++) T[0].v[j] = 0;
+#else
+    (void)T;
+#endif
+}
+
 /* T = d P for the digit 2u - 15: entry (|d| - 1) / 2 of the table, negated if u < 8.
+ * Hardened: returns 1 if the point's tag does not match (see tag_of), else 0.
  * CT: u secret. */
-static void digit_point(fep256 T[2], const fep256 tab[16], uint32_t u)
+static uint32_t digit_point(fep256 T[2], const fep256 tab[16], uint32_t u,
+                            const uint32_t tags[16])
 {
     uint32_t neg = (u >> 3) ^ 1u;
+#if MB_FAULT_HARDENED
+    /* The tag's index and sign are computed apart (the barrier) from the scan's. */
+    uint32_t u2 = ct_barrier32(u), nm, idx2, t = 0;
+    int j;
     mb_p256_asel(T, tab, (u ^ (0u - neg)) & 7u, neg);
+    nm = 0u - ((u2 >> 3) ^ 1u);
+    idx2 = (u2 ^ nm) & 7u;
+    for (j = 0; j < 8; j++) {
+        /* (j ^ idx2) - 1 has its top bit set iff j == idx2 (both < 8) */
+        t |= ((tags[2 * j] & ~nm) | (tags[2 * j + 1] & nm)) &
+             (0u - ((((uint32_t)j ^ idx2) - 1u) >> 31));
+    }
+    return ct_nonzero32(t ^ tag_of(T));
+#else
+    (void)tags;
+    mb_p256_asel(T, tab, (u ^ (0u - neg)) & 7u, neg);
+    return 0;
+#endif
 }
 
 /* tab[3j..3j+2] (Jacobian, Z != 0) -> tab[2j..2j+1] (affine), j = 0..7, in place: entry
@@ -137,7 +214,12 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     fep256 *A = w, *D = w + 3, *t = w + 6, *T = w + 10;  /* normalize's c[8] = w[0..7]:
                                                           D and t are dead by then;
                                                           T[2] = lambda if randomized */
-    uint32_t kw[9], even, z;
+    uint32_t kw[9], even, z, dbl = 0;
+    uint32_t rec[9] = { 0 };          /* hardened: the digits used (take) */
+    uint32_t tags[16] = { 0 }, sel = 0; /* hardened: entry tags, a mismatch seen */
+#if MB_FAULT_HARDENED
+    uint32_t kw2[9];
+#endif
     int i, j;
 
     even = make_odd(kw, k);
@@ -147,7 +229,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     mb_fep256_copy(&tab[1], &P->y);
     mb_fep256_one(&tab[2]);
     for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &tab[j]);
-    mb_p256_jdbl(D, t, 1);                                  /* 2P */
+    dbl += mb_p256_jdbl(D, t, 1);                           /* 2P */
     for (i = 1; i < 8; i++) {
         for (j = 0; j < 3; j++) mb_fep256_copy(&tab[3 * i + j], &tab[3 * i - 3 + j]);
         mb_p256_jadd(&tab[3 * i], D, t);
@@ -168,19 +250,28 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
             mb_fep256_mul(&tab[2 * j + 1], &tab[2 * j + 1], l3);
         }
     }
-    mb_p256_asel(A, tab, (kw[7] >> 29) & 7u, 0);           /* d_63 > 0 */
+    rec[7] = kw[7] & 0xE0000000u;                          /* d_63 (bits 253..255) */
+#if MB_FAULT_HARDENED
+    entry_tags(tags, tab);
+    /* d_63 = 2 idx + 1 > 0: the same as digit u = idx + 8 */
+    sel = digit_point(A, tab, (rec[7] >> 29) + 8u, tags);
+#else
+    mb_p256_asel(A, tab, rec[7] >> 29, 0);                 /* d_63 > 0 */
+#endif
     mb_fep256_copy(&A[2], &T[2]);
     for (i = 62; i >= 1; i--) {
-        mb_p256_jdbl(A, t, 4);
-        digit_point(T, tab, window(kw, i));
+        dbl += mb_p256_jdbl(A, t, 4);
+        clear_point(T);
+        sel |= digit_point(T, tab, take(kw, rec, i), tags);
         add_entry(A, T, t, rnd != NULL);
     }
-    mb_p256_jdbl(A, t, 4);
-    digit_point(T, tab, window(kw, 0));
+    dbl += mb_p256_jdbl(A, t, 4);
+    clear_point(T);
+    sel |= digit_point(T, tab, take(kw, rec, 0), tags);
     /* The last addition may be a doubling (see the top): D = 2A first, taken iff the
      * addition's Z came out 0 (Z3 = Z1 Z2 H in both additions). */
     for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &A[j]);
-    mb_p256_jdbl(D, t, 1);
+    dbl += mb_p256_jdbl(D, t, 1);
     add_entry(A, T, t, rnd != NULL);
     z = mb_fep256_iszero(&A[2]);
     for (j = 0; j < 3; j++) mb_fep256_cmov(&A[j], &D[j], z);
@@ -193,10 +284,32 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     mb_fep256_mul(&R->y, &A[1], &t[1]);
     mb_fep256_neg(&t[2], &R->y);
     mb_fep256_cmov(&R->y, &t[2], even);
+#if MB_FAULT_HARDENED
+    /* A faulted loop count (this loop's or a doubling loop's), recoding or digit
+     * extraction multiplies by another scalar: a valid wrong point no curve check sees.
+     * Every doubling is counted apart (jdbl's return), the recoding is done again, and
+     * both it and the digits used (rec) are compared with kw: on a wrong total or a
+     * difference the result becomes (0, 0), off the curve, which the caller's check
+     * refuses (p256_ecdh.c). CT: kw, rec secret; the count is public. */
+    z = make_odd(kw2, k) ^ even;
+    rec[0] |= 1u;                                          /* kw is odd */
+    for (j = 0; j < 9; j++) z |= (kw2[j] ^ kw[j]) | (rec[j] ^ kw[j]);
+    mb_wipe(kw2, sizeof kw2);
+    z = ct_nonzero32(z) | ct_nonzero32(ct_barrier32(dbl) ^ (1u + 4u * 63u + 1u)) |
+        ct_nonzero32(sel);               /* sel: any nonzero (a skipped call leaves r0) */
+    mb_wipe(&t[2], sizeof t[2]);
+    mb_fep256_cmov(&R->x, &t[2], z);
+    mb_fep256_cmov(&R->y, &t[2], z);
+#else
+    (void)dbl;
+#endif
 
     mb_wipe(tab, sizeof tab);
     mb_wipe(w, sizeof w);
     mb_wipe(kw, sizeof kw);
+    mb_wipe(rec, sizeof rec);
+    mb_wipe(tags, sizeof tags);
+    mb_wipe(&sel, sizeof sel);
     mb_wipe(&even, sizeof even);
     mb_wipe(&z, sizeof z);
 }

@@ -385,6 +385,24 @@ def log_row(log, variant, row):
         f"exploitable {row['exploitable']}")
 
 
+def merge_results(out, rows, cost, owned, title, cond_marker, cond_text):
+    """Replace the rows and cost rows of bench/results/faults.json that `owned(row)`
+    selects (one bench step's) by rows and cost, keeping the other steps' rows; the
+    conditions get cond_text unless cond_marker is already in them."""
+    out = Path(out)
+    result = json.loads(out.read_text()) if out.exists() else {
+        "kind": "faults", "target": "faults", "plot": "own", "rows": [], "cost": []}
+    result["rows"] = [r for r in result.get("rows", []) if not owned(r)] + rows
+    result["cost"] = [c for c in result.get("cost", []) if not owned(c)] + cost
+    result["title"] = title
+    cond = result.get("conditions", "")
+    if cond_marker not in cond:
+        result["conditions"] = (cond + "; " if cond else "") + cond_text
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    return out
+
+
 def bench(argv=None):
     """The `make bench` step: hardened and unhardened campaigns (skip, flip, load) on the
     secretbox and box opens (and the box open of a low-order key's box) of the portable

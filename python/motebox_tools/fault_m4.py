@@ -5,11 +5,15 @@
 The firmware is tests/target/fault.c built for the board (mk/m4_fault.mk:
 build/m4/<variant>/fault.elf, and fault-unhardened.elf with MB_FAULT_HARDENED=0), with
 the same forged box, the same counted functions and the same classification
-(fault.classify). Bits: a register flip tries the 32 bits of the destination register
-(the 4 flags N Z C V when it is APSR), a load flip the 8, 16 or 32 bits of the value
-read; --bits K samples K of them per instruction with random.Random(f"{seed}:{model}:{index}").
+(fault.classify). Target p256_ecdh: tests/target/fault_p256.c (fault-p256*.elf), a
+valid key, faults sampled over the whole mb_p256_ecdh call (SampledInjector,
+--samples K per model), outcomes against OpenSSL's secret (classify_p256).
+Bits: a register flip tries the 32 bits of the destination register (the 4 flags
+N Z C V when it is APSR), a load flip the 8, 16 or 32 bits of the value read; --bits K
+samples K of them per instruction with random.Random(f"{seed}:{model}:{index}").
 """
 import argparse
+import array
 import concurrent.futures
 import json
 import random
@@ -22,12 +26,73 @@ from . import fault as F
 
 VARIANTS = {"O2": "portable C r25, -O2", "O2-asm": "arch/cortex-m4 asm + C, -O2"}
 TARGET = "cortex-m4"
+TITLE = ("Single-fault campaigns (MSP430 simulator, Cortex-M4 model; forged boxes, "
+         "P-256 ECDH)")
+
+# P-256 ECDH (tests/target/fault_p256.c): a whole-window sampled campaign
+# (SampledInjector), a valid input whose correct outcome is 0 and OpenSSL's secret.
+P256 = "p256_ecdh"
+P256_SK = bytes((5 * i + 17) & 0xFF for i in range(32))         # < n (top byte 0x11)
+P256_PEER_SK = bytes((7 * i + 3) & 0xFF for i in range(32))
+P256_SAMPLES = 6700       # faults per model: >= 20,000 per build over the three (#18)
+P256_CHECKS = "result_check"     # a symbol only the hardened ecdh has
 
 
-def image(variant, hardened=True):
-    """build/m4/<variant>/fault.elf, or its MB_FAULT_HARDENED=0 relink."""
+def p256_input():
+    """(the patched fault_input: sk || the peer's uncompressed public key, the expected
+    shared secret), both computed by OpenSSL (cryptography), never by motebox."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    me = ec.derive_private_key(int.from_bytes(P256_SK, "big"), ec.SECP256R1())
+    peer = ec.derive_private_key(int.from_bytes(P256_PEER_SK, "big"),
+                                 ec.SECP256R1()).public_key()
+    pk = peer.public_bytes(serialization.Encoding.X962,
+                           serialization.PublicFormat.UncompressedPoint)
+    return P256_SK + pk, me.exchange(ec.ECDH(), peer)
+
+
+def classify_p256(status, stdout, want):
+    """crash | error | correct | wrong, and whether it is exploitable: returned 0 with a
+    secret other than `want`, or returned -1 with a nonzero byte (a return value that is
+    neither, "other", is an error to the caller: wrong, not exploitable)."""
+    out = F.parse_output(stdout) if status == 0 else None
+    if out is None:
+        return "crash", False
+    ret, m = out
+    if ret == "0" and m == want:
+        return "correct", False
+    if ret == "-1" and not any(m):
+        return "error", False
+    return "wrong", ret == "0" or (ret == "-1" and any(m))
+
+
+def p256_injector(elf):
+    """A SampledInjector on the P-256 image with p256_input(); the unfaulted run must
+    return 0 and OpenSSL's secret."""
+    from .sim.m4.fault import SampledInjector
+    blob, want = p256_input()
+    inj = SampledInjector(elf, "fault_begin", "fault_end", patch=("fault_input", blob))
+    if classify_p256(0, inj.reference_console, want) != ("correct", False):
+        raise RuntimeError(f"unfaulted run of {elf} does not give OpenSSL's secret:\n"
+                           f"{inj.reference_console}")
+    inj.want = want
+    return inj
+
+
+def _code_ranges(syms):
+    """(name, lo, hi) of the sized symbols in flash, for naming a fault's function."""
+    from .sim.m4.machine import CODE_BASE, CODE_SIZE
+    return sorted(((n, v & ~1, (v & ~1) + sz) for n, (v, sz) in syms.items()
+                   if sz and CODE_BASE <= v < CODE_BASE + CODE_SIZE and not n.startswith("$")),
+                  key=lambda r: r[1])
+
+
+def image(variant, hardened=True, target=None):
+    """build/m4/<variant>/fault.elf, or its MB_FAULT_HARDENED=0 relink (fault-p256*.elf
+    for the P-256 target)."""
     from .boards import m4
-    p = m4.build_dir() / variant / ("fault.elf" if hardened else "fault-unhardened.elf")
+    stem = "fault-p256" if target == P256 else "fault"
+    p = m4.build_dir() / variant / (f"{stem}.elf" if hardened else f"{stem}-unhardened.elf")
     if not p.exists():
         raise FileNotFoundError(f"{p} missing: run `make fault-m4`")
     return p
@@ -97,11 +162,19 @@ def fault_list(listing, model, bits="all", seed=18):
 
 
 def _worker(args):
-    elf, target, functions, faults = args
-    inj = injector(elf, target, functions)
+    """Runs one task (elf, target, opts, faults): opts are the open's functions, or the
+    P-256 listing entries {index: pc}."""
+    elf, target, opts, faults = args
+    if target == P256:
+        inj = p256_injector(elf)
+        inj.set_listing(opts)
+        judge = lambda st, con: classify_p256(st, con, inj.want)  # noqa: E731
+    else:
+        inj = injector(elf, target, opts)
+        judge = F.classify
     res = []
     for (i, model, bit), o in inj.run(faults):
-        cls, expl = F.classify(0 if o.status == 0 else 1, o.console)
+        cls, expl = judge(0 if o.status == 0 else 1, o.console)
         c = inj.listing[i]
         res.append((i, c.pc, model, bit, cls, expl, o.injected))
     return res
@@ -138,47 +211,103 @@ def run_contained(worker, tasks, jobs):
     return results, sorted(crashed)
 
 
-def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None):
-    """Counts by class and the exploitable faults [(index, pc, function, detail)]."""
+def _open_plan(elf, target, model, bits, seed, functions):
+    """The exhaustive (or bit-sampled) plan of an open: every counted instruction."""
     inj = injector(elf, target, functions)
-    todo = fault_list(inj.listing, model, bits, seed)
+    return {"faults": fault_list(inj.listing, model, bits, seed),
+            "opts": lambda part: functions,
+            "function_of": lambda pc: function_of(inj.named_ranges, pc),
+            "text": lambda i: inj.listing[i].text,
+            "window_instructions": len(inj.listing),
+            "faulted_functions": [n for n, _, _ in inj.named_ranges],
+            "sampling": None, "classes": ("crash", "error", "wrong")}
+
+
+def _p256_plan(elf, model, seed, samples):
+    """The sampled plan of the P-256 ECDH: `samples` faults drawn uniformly, with
+    random.Random(f"{seed}:p256:{model}"), among the window's dynamic instructions that
+    the model applies to (all for a skip, those with a destination for a flip, loads
+    for a load flip), one uniformly drawn bit each."""
+    from .sim.m4.fault import APSR, FLAG_BITS
+    inj = p256_injector(elf)
+    pcs = inj.trace()
+    info = {pc: inj.decode(pc) for pc in set(pcs)}            # (size, dest, load, text)
+    if model == "skip":
+        elig = range(len(pcs))
+    else:                                     # an array: millions of indices
+        col = 1 if model == "flip" else 2     # dest >= 0 / load > 0
+        ok = {pc for pc, d in info.items() if (d[col] >= 0 if col == 1 else d[col] > 0)}
+        elig = array.array("I", (i for i, pc in enumerate(pcs) if pc in ok))
+    rng = random.Random(f"{seed}:p256:{model}")
+    faults = []
+    for i in sorted(rng.sample(elig, min(samples, len(elig)))):
+        _, dest, load, _ = info[pcs[i]]
+        bit = 0 if model == "skip" else rng.randrange(8 * load) if model == "load" else \
+            rng.choice(FLAG_BITS if dest == APSR else range(32))
+        faults.append((i, model, bit))
+    ranges = _code_ranges(inj.syms)
+    return {"faults": faults,
+            "opts": lambda part: {k: pcs[k] for i, _, _ in part
+                                  for k in range(max(0, i - 4), i + 1)},
+            "function_of": lambda pc: function_of(ranges, pc),
+            "text": lambda i: info[pcs[i]][3],
+            "window_instructions": len(pcs), "faulted_functions": ["mb_p256_ecdh (window)"],
+            "sampling": f"{len(faults)} of {len(elig)} instructions "
+                        f"({100.0 * len(faults) / max(1, len(elig)):.3g}%), one random bit "
+                        f"each, seed {seed}", "classes": ("crash", "error", "correct", "wrong")}
+
+
+def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None, samples=None):
+    """Counts by class and the exploitable faults [(index, pc, function, detail)].
+    P-256 (target p256_ecdh): `samples` faults per model (default P256_SAMPLES)."""
+    plan = _p256_plan(elf, model, seed, samples or P256_SAMPLES) if target == P256 else \
+        _open_plan(elf, target, model, bits, seed, functions)
+    todo = plan["faults"]
     jobs = max(1, min(jobs, 2))
     chunks = 8 * jobs
     parts = [[f for f in todo if f[0] % chunks == k] for k in range(chunks)]
-    counts = {"crash": 0, "error": 0, "wrong": 0}
+    counts = dict.fromkeys(plan["classes"], 0)
     bad = []
-    results, sim_crashes = run_contained(_worker, [(elf, target, functions, p) for p in parts],
-                                         jobs)
+    results, sim_crashes = run_contained(
+        _worker, [(elf, target, plan["opts"](p), p) for p in parts], jobs)
     counts["crash"] += len(sim_crashes)
     for part in results:
         for i, pc, model_, bit, cls, expl, injected in part:
             counts[cls] += 1
             if expl:
-                bad.append((i, pc, function_of(inj.named_ranges, pc),
-                            f"{inj.listing[i].text}: {injected}"))
+                bad.append((i, pc, plan["function_of"](pc), f"{plan['text'](i)}: {injected}"))
     bad.sort()
     return {"faults": len(todo), **counts, "exploitable": len(bad), "exploits": bad,
             "simulator_crashes": [f"#{i} {m} bit {b}" for i, m, b in sim_crashes],
-            "window_instructions": len(inj.listing),
-            "faulted_functions": [n for n, _, _ in inj.named_ranges]}
+            "window_instructions": plan["window_instructions"],
+            "faulted_functions": plan["faulted_functions"], "sampling": plan["sampling"]}
 
 
-def hardened(elf):
-    return F.hardened(elf)
+def hardened(elf, target=None):
+    if target != P256:
+        return F.hardened(elf)
+    from .elf import symbol
+    try:
+        symbol(elf, P256_CHECKS)
+        return True
+    except KeyError:
+        return False
 
 
 def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18, jobs=2,
-                  functions=None, log=None, unhardened=False):
+                  functions=None, log=None, unhardened=False, samples=None):
     """bench/results/faults.json rows of one M4 build and target."""
-    elf = image(variant, not unhardened)
+    elf = image(variant, not unhardened, target)
     rows = []
     for model in models:
-        res = campaign(elf, target, model, bits, seed, jobs, functions)
+        res = campaign(elf, target, model, bits, seed, jobs, functions, samples)
         row = F.result_row(TARGET, VARIANTS.get(variant, variant), variant, target, model, res,
-                           hardened(elf), res["window_instructions"],
+                           hardened(elf, target), res["window_instructions"],
                            res["faulted_functions"],
-                           "exhaustive" if model == "skip" or bits == "all"
-                           else f"{bits} bits per instruction, seed {seed}")
+                           res["sampling"] or ("exhaustive" if model == "skip" or bits == "all"
+                                               else f"{bits} bits per instruction, seed {seed}"))
+        if "correct" in res:
+            row["correct"] = res["correct"]
         row["simulator_crashes"] = res["simulator_crashes"]
         rows.append(row)
         if log:
@@ -213,7 +342,7 @@ def bench(argv=None):
     ap = argparse.ArgumentParser(prog="python -m motebox_tools.fault_m4 bench")
     ap.add_argument("--out", default=str(repo() / "bench" / "results" / "faults.json"))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--targets", default="secretbox_open,box_open")
+    ap.add_argument("--targets", default="secretbox_open,box_open,box_open_low_order")
     a = ap.parse_args(argv)
     variants = [v for v in VARIANTS if (m4.build_dir() / v / "fault.elf").exists()]
     rows, cost = [], []
@@ -234,21 +363,77 @@ def bench(argv=None):
                          "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
             log(f"m4 {v}: open 64 B {c_before} -> {c_after} cycles "
                 f"({cost[-1]['overhead_percent']:+.2f}%)")
-    out = Path(a.out)
-    result = json.loads(out.read_text()) if out.exists() else {
-        "kind": "faults", "target": "faults", "plot": "own", "rows": [], "cost": []}
-    result["rows"] = [r for r in result.get("rows", []) if r.get("target") != TARGET] + rows
-    result["cost"] = [c for c in result.get("cost", []) if c.get("target") != TARGET] + cost
-    result["title"] = "Single-fault campaigns (MSP430 simulator, Cortex-M4 model; forged boxes)"
-    cond = result.get("conditions", "")
-    if "Cortex-M4" not in cond:
-        result["conditions"] = (cond + "; " if cond else "") + (
-            "Cortex-M4 (motebox fault --chip m4): the same firmware, window, functions and "
-            "classification in the unicorn model, all 32 bits of the destination register "
-            "(the 4 flags for APSR) and all 8/16/32 bits of the loaded value, secretbox and "
-            "box opens")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    # bench-faults-p256-m4 (bench_p256) writes the cortex-m4 P-256 rows: kept
+    out = F.merge_results(
+        a.out, rows, cost, lambda r: _own(r, TARGET), TITLE, "Cortex-M4",
+        "Cortex-M4 (motebox fault --chip m4): the same firmware, window, functions and "
+        "classification in the unicorn model, all 32 bits of the destination register "
+        "(the 4 flags for APSR) and all 8/16/32 bits of the loaded value, secretbox and "
+        "box opens")
+    log(f"wrote {out}")
+    return 0
+
+
+def _own(row, target, p256=False):
+    """Whether a faults.json row or cost row belongs to a step: the chip's open rows
+    (bench) or its P-256 ones (bench_p256)."""
+    return row.get("target") == target and \
+        row.get("function", "").startswith("mb_p256_ecdh") == p256
+
+
+def ecdh_cycles(elf, workdir):
+    """Modelled cycles (the cycle model) the firmware measures around one mb_p256_ecdh
+    of p256_input() (checked: returns 0 and OpenSSL's secret)."""
+    from .elf import patch_elf
+    from .sim.m4 import machine
+    blob, want = p256_input()
+    img = patch_elf(elf, Path(workdir) / f"ecdh-{Path(elf).parent.name}-{Path(elf).stem}.elf",
+                    "fault_input", blob)
+    r = machine.run(img)
+    text = r.stdout.decode(errors="replace")
+    if r.exit_code != 0 or classify_p256(0, text, want) != ("correct", False):
+        raise RuntimeError(f"ECDH failed on {elf}: {r.error}\n{text}")
+    return int(re.search(r"^cycles (\d+)$", text, re.M).group(1))
+
+
+def bench_p256(argv=None):
+    """The `make bench` step bench-faults-p256-m4: sampled campaigns (skip, flip, load) on
+    mb_p256_ecdh of the portable and assembly -O2 builds, hardened (--samples per model)
+    and unhardened (--unhardened-samples per model: enough to show the exploitable
+    outcomes the hardening removes), the hardening's cost in modelled cycles; replaces
+    only the cortex-m4 P-256 rows of bench/results/faults.json."""
+    from .boards import m4
+    from .paths import repo
+    ap = argparse.ArgumentParser(prog="python -m motebox_tools.fault_m4 bench-p256")
+    ap.add_argument("--out", default=str(repo() / "bench" / "results" / "faults.json"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--samples", type=int, default=P256_SAMPLES)
+    ap.add_argument("--unhardened-samples", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=18)
+    a = ap.parse_args(argv)
+    variants = [v for v in VARIANTS if (m4.build_dir() / v / "fault-p256.elf").exists()]
+    rows, cost = [], []
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    with tempfile.TemporaryDirectory(prefix="motebox-fault-p256-") as d:
+        for v in variants:
+            for unh in (True, False):
+                rows += campaign_rows(v, P256, ("skip", "flip", "load"), seed=a.seed,
+                                      jobs=a.jobs, log=log, unhardened=unh,
+                                      samples=a.unhardened_samples if unh else a.samples)
+            c_after = ecdh_cycles(image(v, True, P256), d)
+            c_before = ecdh_cycles(image(v, False, P256), d)
+            cost.append({"target": TARGET, "variant": v, "impl": VARIANTS[v],
+                         "function": "mb_p256_ecdh (one shared secret)",
+                         "cycles_unhardened": c_before, "cycles_hardened": c_after,
+                         "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
+            log(f"m4 {v}: ECDH {c_before} -> {c_after} cycles "
+                f"({cost[-1]['overhead_percent']:+.2f}%)")
+    out = F.merge_results(
+        a.out, rows, cost, lambda r: _own(r, TARGET, True), TITLE, "P-256",
+        "P-256 ECDH on the Cortex-M4 (motebox fault --chip m4 --target p256_ecdh): a "
+        "valid key, faults sampled uniformly over the whole call (fixed seed), "
+        "exploitable = 0 returned with a secret other than OpenSSL's, or output "
+        "released with -1")
     log(f"wrote {out}")
     return 0
 
@@ -259,7 +444,9 @@ def main(argv=None):
     ap.add_argument("--variant", action="append", help="build/m4/<variant> (default O2, O2-asm)")
     ap.add_argument("--unhardened", action="store_true",
                     help="fault-unhardened.elf (MB_FAULT_HARDENED=0) instead of fault.elf")
-    ap.add_argument("--target", action="append", choices=sorted(F.TARGETS))
+    ap.add_argument("--target", action="append", choices=sorted(F.TARGETS) + [P256])
+    ap.add_argument("--samples", type=int,
+                    help=f"p256_ecdh: faults per model (default {P256_SAMPLES})")
     ap.add_argument("--models", default="skip,flip")
     ap.add_argument("--bits", default="all")
     ap.add_argument("--seed", type=int, default=18)
@@ -279,8 +466,10 @@ def main(argv=None):
         functions = [] if a.functions == "all" else a.functions.split(",")
     variants = a.variant or [v for v in VARIANTS if _dir(v).exists()]
     if a.fault_list:
-        inj = injector(image(variants[0], not a.unhardened), (a.target or ["secretbox_open"])[0],
-                       functions)
+        t = (a.target or ["secretbox_open"])[0]
+        if t == P256:
+            ap.error("--fault-list: not for the sampled p256_ecdh target")
+        inj = injector(image(variants[0], not a.unhardened), t, functions)
         Path(a.fault_list).write_text("".join(c.line() + "\n" for c in inj.listing))
         print(f"fault-window: {len(inj.listing)}")
         return 0
@@ -288,7 +477,8 @@ def main(argv=None):
     for v in variants:
         for t in a.target or ["secretbox_open"]:
             rows += campaign_rows(v, t, models, a.bits, a.seed, a.jobs, functions,
-                                  log=lambda s: print(s, flush=True), unhardened=a.unhardened)
+                                  log=lambda s: print(s, flush=True), unhardened=a.unhardened,
+                                  samples=a.samples)
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
         Path(a.json).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
@@ -304,4 +494,6 @@ def _dir(variant):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["bench"]:
         sys.exit(bench(sys.argv[2:]))
+    if sys.argv[1:2] == ["bench-p256"]:
+        sys.exit(bench_p256(sys.argv[2:]))
     sys.exit(main())

@@ -22,6 +22,9 @@ void mb_p256_base_point(p256_point *G);
  * other length, a different first byte (00 = infinity included), a coordinate >= p, a
  * point off the curve, or (compressed) an X with no square root of X^3 - 3X + b. */
 int mb_p256_decode(p256_point *P, const uint8_t *in, size_t len);
+/* 1 if P (Montgomery form, coordinates < p) satisfies y^2 = x^3 - 3x + b, else 0.
+ * CT: P may be secret (the fault checks of p256_ecdh.c test the result with it). */
+uint32_t mb_p256_on_curve(const p256_point *P);
 /* 04 || X || Y. */
 void mb_p256_encode(uint8_t out[65], const p256_point *P);
 /* 02/03 || X (03 iff y is odd). */
@@ -32,6 +35,8 @@ void mb_p256_encode_compressed(uint8_t out[33], const p256_point *P);
 /* R = k * P, k read big-endian. Pre: P valid (decoded/base), 1 <= k < n
  * (mb_p256_scalar_ok). rnd: NULL, or 32 bytes randomizing the initial Z.
  * Regular co-Z Montgomery ladder: the same sequence of field operations for every k.
+ * MB_FAULT_HARDENED (util/fault.h): R = (0, 0), off the curve, when a check of the
+ * scalar's recoding, bits or loop counts fails (a fault: docs/FAULTS.md).
  * CT: k, rnd and R are secret; P is public (only whether x(P) = 0 selects a path). */
 void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                         const uint8_t *rnd);

@@ -30,6 +30,7 @@
 #include "curve/p256.h"
 #include "util/ct.h"
 #include "util/backend.h"
+#include "util/fault.h"
 
 /* Replaced whole by arch/cortex-m4/ when that backend is active (util/backend.h). */
 #if !MB_ASM_CORTEX_M4
@@ -165,6 +166,10 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
                         const uint8_t *rnd)
 {
     uint32_t kw[9], flip, bit, swap;
+#if MB_FAULT_HARDENED
+    uint32_t kw2[9], flip2, d;
+    int i;
+#endif
     p256_point base;
     p256_ladder w;
     fep256 *num = &w.t[1], *den = &w.t[4];   /* scratch mb_p256_ladder_add leaves alone */
@@ -210,6 +215,20 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     mb_fep256_mul(&R->y, &w.R[0].y, den);
     mb_fep256_neg(den, &R->y);
     mb_fep256_cmov(&R->y, den, flip);  /* k = n-1 was computed as 1: negate */
+#if MB_FAULT_HARDENED
+    /* A faulted recoding multiplies by another scalar: a valid wrong point no curve
+     * check sees. It is done again and compared; on a difference the result becomes
+     * (0, 0), off the curve, which p256_ecdh.c's check refuses. CT: kw secret. */
+    recode(kw2, &flip2, k, halve);
+    d = flip2 ^ flip;
+    for (i = 0; i < 9; i++) d |= kw2[i] ^ kw[i];
+    d = ct_nonzero32(d);
+    mb_wipe(den, sizeof *den);
+    mb_fep256_cmov(&R->x, den, d);
+    mb_fep256_cmov(&R->y, den, d);
+    mb_wipe(kw2, sizeof kw2);
+    mb_wipe(&flip2, sizeof flip2);
+#endif
 
     mb_wipe(kw, sizeof kw);
     mb_wipe(&w, sizeof w);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SEC1 point encoding, decoding and validation for P-256. Everything here handles
- * public keys only; branches on their validity are fine (the outcome is public).
+ * SEC1 point encoding, decoding and validation for P-256. Decoding handles public keys
+ * only; branches on their validity are fine (the outcome is public). mb_p256_on_curve
+ * and the encoders are branch-free (they also see secret points).
  */
 #include "curve/p256.h"
 #include "util/ct.h"
@@ -32,7 +33,7 @@ void mb_p256_base_point(p256_point *G)
     mb_fep256_load(&G->y, GY_MONT);
 }
 
-/* rhs = x^3 - 3x + b = (x^2 - 3) x + b. */
+/* rhs = x^3 - 3x + b = (x^2 - 3) x + b. CT (x may be secret: see mb_p256_on_curve). */
 static void curve_rhs(fep256 *rhs, const fep256 *x)
 {
     fep256 t, three, b;
@@ -44,15 +45,20 @@ static void curve_rhs(fep256 *rhs, const fep256 *x)
     mb_fep256_mul(&t, &t, x);
     mb_fep256_load(&b, B_MONT);
     mb_fep256_add(rhs, &t, &b);
+    mb_wipe(&t, sizeof t);
 }
 
-/* 1 if (x, y) satisfies the curve equation, else 0 (public data). */
-static uint32_t on_curve(const p256_point *P)
+/* Also the fault checks' test of a secret result (p256_ecdh.c): CT, locals wiped. */
+uint32_t mb_p256_on_curve(const p256_point *P)
 {
     fep256 lhs, rhs;
+    uint32_t ok;
     mb_fep256_sqr(&lhs, &P->y);
     curve_rhs(&rhs, &P->x);
-    return mb_fep256_equal(&lhs, &rhs);
+    ok = mb_fep256_equal(&lhs, &rhs);
+    mb_wipe(&lhs, sizeof lhs);
+    mb_wipe(&rhs, sizeof rhs);
+    return ok;
 }
 
 int mb_p256_decode(p256_point *P, const uint8_t *in, size_t len)
@@ -64,7 +70,7 @@ int mb_p256_decode(p256_point *P, const uint8_t *in, size_t len)
         if (ok) {
             mb_fep256_tomont(&P->x, &P->x);
             mb_fep256_tomont(&P->y, &P->y);
-            ok = on_curve(P);
+            ok = mb_p256_on_curve(P);
         }
     } else if (len == 33 && (in[0] == 0x02 || in[0] == 0x03)) {
         ok = mb_fep256_frombytes(&P->x, in + 1);

@@ -7,6 +7,7 @@
 #include "motebox.h"
 #include "curve/p256.h"
 #include "util/ct.h"
+#include "util/fault.h"
 
 /* k = sk if ok, else 1 (a valid stand-in, so the ladder's precondition holds and the
  * work done does not depend on validity). CT: sk, ok secret. */
@@ -51,8 +52,62 @@ int mb_p256_base(uint8_t pk[65], const uint8_t sk[32])
     return (int)ok - 1;
 }
 
+#if MB_FAULT_HARDENED
+/* The fault checks of ecdh (docs/FAULTS.md, "P-256 ECDH"), out of line so the compiler
+ * keeps them apart from each other and from the first mask, and a campaign can name
+ * them. Each returns 1 (pass) or 0.
+ *
+ * result_check: R on the curve and shared = x(R) exactly. The co-Z and Jacobian
+ * formulas never use b, so a fault in the ladder's data (or a ladder run on a point a
+ * fault moved) ends on a curve y^2 = x^3 - 3x + b' with b' != b: off P-256, as is a
+ * result whose final Z inversion was faulted. Run after the encoding, so a fault in the
+ * conversion or the byte stores shows as a mismatch. CT: R and shared secret. */
+static MB_NOINLINE uint32_t result_check(const p256_point *R, const uint8_t shared[32])
+{
+    fep256 x;
+    uint32_t ok = mb_fep256_frombytes(&x, shared);
+    mb_fep256_tomont(&x, &x);
+    ok &= mb_fep256_equal(&x, &R->x);
+    ok &= mb_p256_on_curve(R);
+    mb_wipe(&x, sizeof x);
+    return ok;
+}
+
+/* input_check: after the ladder, the input point is still on the curve (one a fault
+ * changed in memory before the ladder is not), and k is what sk gives: sk's validity
+ * and sk-or-one are computed again and compared with k (a faulted copy or validity
+ * would multiply by another scalar: a valid wrong point that no curve check sees).
+ * CT: sk, k secret; P public. */
+static MB_NOINLINE uint32_t input_check(const p256_point *P, const uint8_t k[32],
+                                        const uint8_t sk[32])
+{
+    uint8_t k2[32];
+    uint32_t ok = mb_p256_scalar_ok(sk), d = 0;
+    int i;
+    scalar_or_one(k2, sk, ok);
+    for (i = 0; i < 32; i++) d |= (uint32_t)(k[i] ^ k2[i]);
+    mb_wipe(k2, sizeof k2);
+    return ok & (1u ^ ct_nonzero32(d)) & mb_p256_on_curve(P);
+}
+
+/* out[0..len) &= mask, after keep_if applied the first: a byte whose first AND a fault
+ * skipped is still cleared (out of line: two inlined loops could be merged into one).
+ * CT: out, mask secret. */
+static MB_NOINLINE void remask(uint8_t *out, size_t len, uint8_t mask)
+{
+    size_t i;
+    for (i = 0; i < len; i++) out[i] &= mask;
+}
+#endif
+
 /* CT: sk, rnd and the shared point are secret; pk is public, so decoding it may branch.
- * sk's validity is handled as in mb_p256_base. */
+ * sk's validity is handled as in mb_p256_base. Hardened (MB_FAULT_HARDENED): the output
+ * is released through two masks, the first from every check, the second from the
+ * verdicts in memory (1 = pass, 0 until each check stores its own); the return value is
+ * computed from the verdicts last (as box.c's open_masked: a skipped store, load,
+ * decrement or OR leaves -1). Not covered: a fault in the masks' last pass over the
+ * output itself (a check after it could only return -1 with the bytes left: wiping
+ * them then would branch on the outcome, which the library never does). */
 static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, size_t pklen,
                 const uint8_t *rnd)
 {
@@ -60,20 +115,45 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     fep256 x;
     uint8_t k[32];
     uint32_t ok;
+#if MB_FAULT_HARDENED
+    uint32_t ok1, ok2;
+    volatile uint32_t verdict[3];
+#endif
     if (pk == NULL || mb_p256_decode(&P, pk, pklen) != 0) {
         mb_wipe(shared, 32);
         return -1;
     }
+#if MB_FAULT_HARDENED
+    verdict[0] = 0;
+    verdict[1] = 0;
+    verdict[2] = 0;
+#endif
     ok = mb_p256_scalar_ok(sk);
+#if MB_FAULT_HARDENED
+    verdict[0] = ok & 1u;
+#endif
     scalar_or_one(k, sk, ok);
     mb_p256_scalarmult(&R, k, &P, rnd);
     mb_fep256_frommont(&x, &R.x);
     mb_fep256_tobytes(shared, &x);
+#if MB_FAULT_HARDENED
+    ok1 = result_check(&R, shared);
+    verdict[1] = ok1 & 1u;
+    ok2 = input_check(&P, k, sk);
+    verdict[2] = ok2 & 1u;
+    keep_if(shared, 32, ok & ok1 & ok2);
+    remask(shared, 32, (uint8_t)ct_mask32(verdict[0] & verdict[1] & verdict[2]));
+#else
     keep_if(shared, 32, ok);
+#endif
     mb_wipe(&R, sizeof R);
     mb_wipe(&x, sizeof x);
     mb_wipe(k, sizeof k);
+#if MB_FAULT_HARDENED
+    return ((int)verdict[0] - 1) | ((int)verdict[1] - 1) | ((int)verdict[2] - 1);
+#else
     return (int)ok - 1;
+#endif
 }
 
 int mb_p256_ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, size_t pklen)

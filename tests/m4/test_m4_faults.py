@@ -9,39 +9,16 @@ docs/FAULTS.md "Cortex-M4") and the `motebox fault --chip m4` campaign:
   secretbox open (tag check and output masking) of the hardened portable -O2 build with a
   forged box (libsodium's, one tag byte complemented): zero accepted forgeries, zero
   released plaintext; the skip campaign on the unhardened open must find some."""
-import subprocess
 
 import pytest
 
 from motebox_tools import fault as F
 from motebox_tools import fault_m4 as FM
 from motebox_tools.boards import m4
+from fault_programs import EXIT, PRELUDE, build
 from motebox_tools.sim.m4.fault import APSR, FaultError, Injector
 
-# exit: SYS_EXIT_EXTENDED (0x20) with the block {ADP_Stopped_ApplicationExit, r0}
-PRELUDE = """
-  .syntax unified
-  .thumb
-  .section .vectors, "a"
-  .word 0x20010000
-  .word reset + 1
-  .text
-  .thumb_func
-reset:
-  nop
-"""
-EXIT = """
-end:
-  ldr r1, =0x20000000
-  ldr r2, =0x20026
-  str r2, [r1]
-  str r0, [r1, #4]
-  movs r0, #0x20
-  bkpt 0xab
-  .ltorg
-val:
-  .word 4
-"""
+
 # counted: i0 movs r0,#1; i1 cmp r0,#0; i2 bne; i3 movs r5,#0 (r5 is dead);
 # i4 ldr r1,=val; i5 ldr r2,[r1]; i6 adds. Exit 1 + 4 = 5; 7 + 4 = 11 when the
 # branch falls through.
@@ -72,17 +49,6 @@ l_ne:
 l_add:
   adds r0, #0x10
 """ + EXIT
-
-
-def build(src, tmp_path, name):
-    s = tmp_path / f"{name}.S"
-    s.write_text(src)
-    elf = tmp_path / f"{name}.elf"
-    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-nostdlib",
-                    "-nostartfiles", "-Wl,-ereset", "-Wl,--section-start=.vectors=0",
-                    "-Wl,-Ttext=0x100",
-                    "-o", str(elf), str(s)], check=True)
-    return elf
 
 
 def one(inj, index, model, bit=0):

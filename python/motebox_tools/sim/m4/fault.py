@@ -18,8 +18,9 @@ nothing: unicorn does not report them). Index N is the N-th counted one, from 0.
                 flags (cmp, tst, ...); no destination: nothing is flipped. An
                 instruction under IT whose condition fails still has its destination.
   load N:B      bit B of the first value instruction N reads from data memory is
-                inverted before it uses it (in memory for that one access: a byte or
-                halfword load has 8 or 16 bits; instruction fetches are not data reads).
+                inverted before it uses it (in memory for that one instruction: a byte
+                or halfword load has 8 or 16 bits; instruction fetches are not data
+                reads).
 
 How (fast): the ELF is loaded once, the flash write-protected (a faulted store into it
 stops the run), and the machine is snapshotted (context + RAM) on arrival at `begin`.
@@ -28,8 +29,11 @@ faults to inject (an address-range code hook on the counted functions, installed
 any code is translated: unicorn does not call hooks added later from code it translated
 before); there the state is saved, and each fault run restores it, injects, and runs on
 to the program's exit (semihosting) with an instruction budget. No per-instruction
-hook runs outside the counted functions; a load flip adds a memory hook for one step
-and retranslates that one instruction.
+hook runs outside the counted functions; a load flip adds a memory hook for one dry
+step (it finds the address), then writes the flipped value for the real step.
+
+SampledInjector (below) faults a whole long window by sampling, without any
+per-instruction hook (P-256 ECDH: docs/FAULTS.md).
 """
 import struct
 from dataclasses import dataclass
@@ -314,25 +318,31 @@ class Injector:
             pc = self.stopped
             self.uc.reg_write(U.UC_ARM_REG_PC, pc | 1)
         if j != idx:
-            target = self.listing[idx].pc
-            orig = bytes(self.uc.mem_read(target, 2))
-            self.uc.mem_write(target, b"\x00\xbe")           # bkpt #0
-            self.uc.ctl_remove_cache(target, target + 2)
-            self.counting, self.trap = False, target
-            try:
-                err = self._go(pc, self.end)
-            finally:
-                self.uc.mem_write(target, orig)
-                self.uc.ctl_remove_cache(target, target + 2)
-                hit, self.trap = self.trap is None, None
-            if err or not hit:
-                raise FaultError(f"the reference run did not reach instruction #{idx}")
-            pc = target
-            self.uc.reg_write(U.UC_ARM_REG_PC, pc | 1)
-            self.n, self.resume_pc = idx, None
+            pc = self._bkpt_to(pc, idx)
         if pc != self.listing[idx].pc:
             raise FaultError(f"instruction #{idx} at {pc:#x}, listed at "
                              f"{self.listing[idx].pc:#x}: the run is not reproducible")
+        return pc
+
+    def _bkpt_to(self, pc, idx):
+        """Run on from pc (in the IT run-up of counted instruction idx) to just before
+        idx through a BKPT written over it; returns its address."""
+        target = self.listing[idx].pc
+        orig = bytes(self.uc.mem_read(target, 2))
+        self.uc.mem_write(target, b"\x00\xbe")           # bkpt #0
+        self.uc.ctl_remove_cache(target, target + 2)
+        self.counting, self.trap = False, target
+        try:
+            err = self._go(pc, self.end)
+        finally:
+            self.uc.mem_write(target, orig)
+            self.uc.ctl_remove_cache(target, target + 2)
+            hit, self.trap = self.trap is None, None
+        if err or not hit:
+            raise FaultError(f"the reference run did not reach instruction #{idx}")
+        pc = target
+        self.uc.reg_write(U.UC_ARM_REG_PC, pc | 1)
+        self.n, self.resume_pc = idx, None
         return pc
 
     def _in_it(self, idx):
@@ -386,15 +396,15 @@ class Injector:
                     uc.reg_write(r, uc.reg_read(r) ^ (1 << bit))
                     injected = f"flip r{c.dest} bit {bit}"
         elif model == "load":
-            state = {"done": False}
+            # a dry step records the first data read (address, size); the flipped value is
+            # then written before the real step and restored after it. Writing it from
+            # the read hook itself crashed unicorn on a literal in flash (the page of
+            # the code being executed).
+            seen = []
 
             def on_read(uc_, access, addr, size, value, _):
-                if not state["done"]:
-                    state["done"] = True
-                    old = bytes(uc_.mem_read(addr, size))
-                    v = int.from_bytes(old, "little") ^ (1 << (bit % (8 * size)))
-                    state["undo"] = (addr, old)
-                    uc_.mem_write(addr, v.to_bytes(size, "little"))
+                if not seen:
+                    seen.append((addr, size))
             h = uc.hook_add(UC_HOOK_MEM_READ, on_read)
             uc.ctl_remove_cache(pc, pc + c.size)
             try:
@@ -402,10 +412,21 @@ class Injector:
             finally:
                 uc.hook_del(h)
                 uc.ctl_remove_cache(pc, pc + c.size)
-            if "undo" in state:               # memory holds the unfaulted value again
-                uc.mem_write(*state["undo"])
-                injected = f"load bit {bit} at {state['undo'][0]:#x}"
+            self._restore(snap)
+            if seen:
+                addr, size = seen[0]
+                old = bytes(uc.mem_read(addr, size))
+                v = int.from_bytes(old, "little") ^ (1 << (bit % (8 * size)))
+                uc.mem_write(addr, v.to_bytes(size, "little"))
+                uc.ctl_remove_cache(addr, addr + size)
+                try:
+                    err = self._step(pc)
+                finally:
+                    uc.mem_write(addr, old)    # memory holds the unfaulted value again
+                    uc.ctl_remove_cache(addr, addr + size)
+                injected = f"load bit {bit} at {addr:#x}"
             else:
+                err = self._step(pc)
                 injected = "none (loads nothing)"
         else:
             raise ValueError(model)
@@ -415,3 +436,105 @@ class Injector:
                 err = CRASH_BUDGET
         status = err if err is not None else self.exit_code
         return Outcome(status, bytes(self.semi.out).decode(errors="replace"), injected)
+
+
+class _Remaining:
+    """A sampled run's instruction budget at window index i: budget_factor times what the
+    unfaulted run executes from i to the exit (total: an upper estimate)."""
+
+    def __init__(self, factor, total):
+        self.factor, self.total = factor, total
+
+    def __getitem__(self, i):
+        return self.factor * max(self.total - i, 0) + 10_000
+
+
+class SampledInjector(Injector):
+    """Faults anywhere in a long window (a scalar multiplication: millions of
+    instructions), sampled. Injector's per-instruction hook would run a Python call for
+    every instruction of every fault run (a P-256 ECDH ran 40 times slower with it), so
+    here nothing is hooked per instruction:
+
+      - index N is the N-th instruction unicorn executes from the window start; it is
+        reached with emu_start(count=...), which counts as the code hook does (IT
+        instructions whose condition fails are not counted);
+      - trace() records the window's addresses once (a code hook, then removed and the
+        translation cache flushed), from which a campaign draws its sample and the
+        instructions' destinations and loads;
+      - the listing holds only the sampled instructions and the four before each (for
+        the IT rule of Injector._reach: an IT block is reached through a BKPT).
+
+    The fault runs themselves are Injector's (_one): the same three models."""
+
+    def __init__(self, elf, begin, end, patch=None, budget_factor=4):
+        super().__init__(elf, begin, end, ranges=[], patch=patch, budget_factor=budget_factor)
+        self.listing = {}
+        # window_estimate: block sizes / 2 from the window start to the exit, >= the count
+        self.budget = _Remaining(budget_factor, self.window_estimate)
+
+    def trace(self):
+        """The addresses of the unfaulted window's instructions, in order (array 'I')."""
+        import array
+        pcs = array.array("I")
+        h = self.uc.hook_add(UC_HOOK_CODE, lambda uc, a, s, _: pcs.append(a))
+        self.uc.ctl_flush_tb()            # code translated before has no call to the hook
+        try:
+            self._restore(self.start)
+            err = self._go(self.begin, self.end)
+            if err or self._pc() != self.end:
+                raise FaultError(f"the unfaulted window did not reach its end ({err})")
+        finally:
+            self.uc.hook_del(h)
+            self.uc.ctl_flush_tb()
+        return pcs
+
+    def set_listing(self, entries):
+        """entries: {index: pc} of the sampled instructions and their run-up."""
+        self.listing = {}
+        for i, pc in entries.items():
+            size, dest, load, text = self.decode(pc)
+            self.listing[i] = Counted(i, pc, size, dest, load, text)
+
+    def _in_it(self, idx):
+        return all(k in self.listing for k in range(max(0, idx - 4), idx)) and \
+            super()._in_it(idx)
+
+    def _reach(self, pc, idx):
+        j = idx
+        while j > 0 and self._in_it(j):
+            j -= 1
+        if j > self.n:                    # else: already in the IT run-up (at j or after)
+            err = self._go(pc, 0xFFFFFFFF, count=j - self.n)
+            if err or self.exit_code is not None:
+                raise FaultError(f"the reference run did not reach instruction #{j}")
+            pc, self.n = self._pc(), j
+        if j != idx:
+            pc = self._bkpt_to(pc, idx)
+        if pc != self.listing[idx].pc:
+            raise FaultError(f"instruction #{idx} at {pc:#x}, listed at "
+                             f"{self.listing[idx].pc:#x}: the run is not reproducible")
+        return pc
+
+    def run(self, faults):
+        """As Injector.run, over sampled indices (set_listing first)."""
+        byidx = {}
+        for f in faults:
+            if f[0] not in self.listing:
+                raise FaultError(f"fault index {f[0]} is not in the listing")
+            byidx.setdefault(f[0], []).append(f)
+        self._restore(self.start)
+        self.n, self.counting, self.resume_pc = 0, False, None
+        pc = self.begin
+        for idx in sorted(byidx):
+            pc = self._reach(pc, idx)
+            here = self._save()
+            for f in byidx[idx]:
+                yield f, self._one(here, self.listing[idx], f[1], f[2])
+            if self._in_it(idx):
+                # a count started inside an IT block miscounts by one (seen): go on
+                # from the window start instead (rare: IT blocks are few)
+                self._restore(self.start)
+                self.n, pc = 0, self.begin
+            else:
+                self._restore(here)
+                self.n = idx
