@@ -57,11 +57,11 @@ demo-setup-host:
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all $(TEST_DEPS)
-	$(PY) -m pytest $(PYTEST_ARGS) tests
+	MOTEBOX_BUILD=$(abspath $(BUILD)) $(PY) -m pytest $(PYTEST_ARGS) tests
 
 demo: $(if $(DEMO_APT_$(NODE)),demo-setup-$(NODE),setup)
 	@$(MAKE) -s --no-print-directory -j$(JOBS) all $(DEMO_DEPS_$(NODE))
-	@$(PY) -m motebox_tools.demo --node $(NODE)
+	@MOTEBOX_BUILD=$(abspath $(BUILD)) $(PY) -m motebox_tools.demo --node $(NODE)
 
 bench: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all

@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,14 +48,34 @@ def run_harness(build, h, seconds):
            f"-artifact_prefix={work / 'artifacts'}/", str(work / "corpus"), str(seeds)]
     with open(work / "log.txt", "w") as log:
         rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT).returncode
+    (work / "exit").write_text(f"{rc}\n")
+    return collect(build, h, seconds)
+
+
+def collect(build, h, seconds):
+    """The row of a finished run from BUILD/work/<harness>: executions from libFuzzer's
+    final stats; findings = crash-, leak-, timeout- and oom- files. A slow-unit- file is
+    not a finding (an input over 10 s, which on a loaded machine can be any input: it
+    is listed under slow_units, with its time alone, so that it can be told apart)."""
+    work = build / "work" / h
+    rc = int((work / "exit").read_text()) if (work / "exit").exists() else 0
     text = (work / "log.txt").read_text(errors="replace")
     m = re.search(r"stat::number_of_executed_units:\s*(\d+)", text)
     execs = int(m.group(1)) if m else 0
-    artifacts = sorted(str(p.relative_to(build.parent)) if build.parent in p.parents else str(p)
-                       for p in (work / "artifacts").iterdir())
-    findings = len(artifacts) or (1 if rc != 0 else 0)
+    name = lambda p: str(p.relative_to(build.parent)) if build.parent in p.parents else str(p)  # noqa: E731
+    files = sorted((work / "artifacts").iterdir())
+    artifacts = [name(p) for p in files if not p.name.startswith("slow-unit-")]
+    slow = []
+    for p in files:
+        if p.name.startswith("slow-unit-"):
+            t0 = time.monotonic()
+            r = subprocess.run([str(build / "bin" / h), str(p)], capture_output=True)
+            slow.append({"input": name(p), "alone_s": round(time.monotonic() - t0, 2),
+                         "alone_exit": r.returncode})
+    findings = len(artifacts) + sum(1 for u in slow if u["alone_exit"] != 0) or \
+        (1 if rc != 0 else 0)
     return {"harness": h, "seconds": seconds, "execs": execs, "findings": findings,
-            "artifacts": artifacts, "exit": rc}
+            "artifacts": artifacts, "slow_units": slow, "exit": rc}
 
 
 def profile(build, h):
@@ -117,6 +138,9 @@ def main():
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--merge", action="store_true")
+    ap.add_argument("--collect", action="store_true",
+                    help="do not run: rebuild the rows (and coverage) from a finished run's "
+                         "BUILD/work")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="harnesses run at the same time, one core each (default: cores)")
     ap.add_argument("names", nargs="*", help="harnesses (default: all)")
@@ -132,7 +156,7 @@ def main():
     jobs = max(1, a.jobs)
 
     def one(h):
-        row = run_harness(build, h, a.seconds)
+        row = collect(build, h, a.seconds) if a.collect else run_harness(build, h, a.seconds)
         prof = profile(build, h)
         row["line_coverage"] = line_coverage([build / "cov" / h], prof) if prof else {}
         print(f"fuzz: {h}: {row['execs']:,} executions in {a.seconds} s, "

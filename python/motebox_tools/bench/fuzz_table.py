@@ -4,7 +4,7 @@ one row per libFuzzer harness with its executions, findings and line coverage pe
 source folder, and a last row for the union of all harnesses.
 
 Schema: {"target": "fuzz", "kind": "fuzz", "title": str, "conditions": str,
-         "rows": [{"harness", "seconds", "execs", "findings",
+         "rows": [{"harness", "seconds", "execs", "findings", "slow_units" (optional),
                    "line_coverage": {folder: fraction}}, ...]}"""
 
 
@@ -22,8 +22,10 @@ def fuzz_table(result):
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cov = r.get("line_coverage", {})
-        cells = [r["harness"], f"{r['seconds']:,}", f"{r['execs']:,}",
-                 str(r["findings"]) if not r["findings"] else f"**{r['findings']}**"]
+        found = str(r["findings"]) if not r["findings"] else f"**{r['findings']}**"
+        for u in r.get("slow_units", []):    # not findings: see fuzz/README.md
+            found += f" (slow unit: {u['alone_s']} s alone)"
+        cells = [r["harness"], f"{r['seconds']:,}", f"{r['execs']:,}", found]
         cells += [_pct(cov.get(f)) for f in folders]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

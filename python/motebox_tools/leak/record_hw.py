@@ -195,7 +195,7 @@ class HwRecorder(Recorder):
                                f"{inp.pub.hex()}) = {result.hex()}, libsodium {want.hex()}")
 
     def close(self):
-        if self._sim is not None:
+        if getattr(self, "_sim", None) is not None:   # __init__ may have failed before it
             self._sim.close()
             self._sim = None
             self._primed = None
