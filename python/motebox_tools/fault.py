@@ -385,6 +385,15 @@ def log_row(log, variant, row):
         f"exploitable {row['exploitable']}")
 
 
+def cost_row(variant, impl, function, before, after, target=None):
+    """A cost row of bench/results/faults.json: modelled cycles without and with the
+    hardening (target: the chip, None for the MSP430's rows, which predate the field)."""
+    row = {"variant": variant, "impl": impl, "function": function,
+           "cycles_unhardened": before, "cycles_hardened": after,
+           "overhead_percent": round(100.0 * (after - before) / before, 2)}
+    return {"target": target, **row} if target else row
+
+
 def merge_results(out, rows, cost, owned, title, cond_marker, cond_text):
     """Replace the rows and cost rows of bench/results/faults.json that `owned(row)`
     selects (one bench step's) by rows and cost, keeping the other steps' rows; the
@@ -427,10 +436,8 @@ def bench(argv=None):
                                           log=lambda s: print(s, flush=True))
             c_after = open_cycles(t430.firmware("fault", variant=v), mpy, "secretbox_open", d)
             c_before = open_cycles(before, mpy, "secretbox_open", d)
-            cost.append({"variant": v, "impl": t430.VARIANTS[v].impl,
-                         "function": "mb_secretbox_open (64-byte message)",
-                         "cycles_unhardened": c_before, "cycles_hardened": c_after,
-                         "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
+            cost.append(cost_row(v, t430.VARIANTS[v].impl, "mb_secretbox_open (64-byte message)",
+                                 c_before, c_after))
             print(f"{v}: open 64 B {c_before} -> {c_after} cycles "
                   f"({cost[-1]['overhead_percent']:+.2f}%)", flush=True)
     result = {"kind": "faults", "target": "faults", "plot": "own",

@@ -356,11 +356,8 @@ def bench(argv=None):
                                           log=log, unhardened=unh)
             c_after = open_cycles(image(v), "secretbox_open", d)
             c_before = open_cycles(image(v, False), "secretbox_open", d)
-            cost.append({"target": TARGET, "variant": v,
-                         "impl": VARIANTS[v],
-                         "function": "mb_secretbox_open (64-byte message)",
-                         "cycles_unhardened": c_before, "cycles_hardened": c_after,
-                         "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
+            cost.append(F.cost_row(v, VARIANTS[v], "mb_secretbox_open (64-byte message)",
+                                   c_before, c_after, TARGET))
             log(f"m4 {v}: open 64 B {c_before} -> {c_after} cycles "
                 f"({cost[-1]['overhead_percent']:+.2f}%)")
     # bench-faults-p256-m4 (bench_p256) writes the cortex-m4 P-256 rows: kept
@@ -422,10 +419,8 @@ def bench_p256(argv=None):
                                       samples=a.unhardened_samples if unh else a.samples)
             c_after = ecdh_cycles(image(v, True, P256), d)
             c_before = ecdh_cycles(image(v, False, P256), d)
-            cost.append({"target": TARGET, "variant": v, "impl": VARIANTS[v],
-                         "function": "mb_p256_ecdh (one shared secret)",
-                         "cycles_unhardened": c_before, "cycles_hardened": c_after,
-                         "overhead_percent": round(100.0 * (c_after - c_before) / c_before, 2)})
+            cost.append(F.cost_row(v, VARIANTS[v], "mb_p256_ecdh (one shared secret)",
+                                   c_before, c_after, TARGET))
             log(f"m4 {v}: ECDH {c_before} -> {c_after} cycles "
                 f"({cost[-1]['overhead_percent']:+.2f}%)")
     out = F.merge_results(
