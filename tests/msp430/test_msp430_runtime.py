@@ -31,6 +31,9 @@ REVIEWED = {
     # src/curve/p256_ladder_loop.c: bit = (kw[i >> 5] >> (i & 31)) & 1: secret word,
     # count = the ladder's loop index (public); time depends on i only.
     ("mb_p256_ladder_loop", "__mspabi_srll"),
+    # src/curve/p256_ladder_loop.c (fault hardening): rec[i >> 5] |= b << (i & 31):
+    # secret 0/1 bit, count = the same loop index (public); time depends on i only.
+    ("mb_p256_ladder_loop", "__mspabi_slll"),
     # src/curve/x25519_base.c: idx |= (secret bit) << n: secret 0/1 value, count = the
     # comb's tooth index n (public loop counter); time depends on n only.
     ("mb_x25519_base_scalarmult", "__mspabi_slll"),
