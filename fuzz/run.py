@@ -138,6 +138,8 @@ def main():
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--merge", action="store_true")
+    ap.add_argument("--rev", help="the commit fuzzed (default: git describe at the start; "
+                                  "with --collect, the run's BUILD/work/rev)")
     ap.add_argument("--collect", action="store_true",
                     help="do not run: rebuild the rows (and coverage) from a finished run's "
                          "BUILD/work")
@@ -149,9 +151,17 @@ def main():
     if a.merge:
         merge_corpora(build, a.names)
         return 0
-    # The sources fuzzed: the commit when the run starts (a long run outlives it).
-    rev = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
-                         capture_output=True, text=True).stdout.strip() or "unknown"
+    # The sources fuzzed: the commit when the run starts (a long run outlives it), kept
+    # in BUILD/work/rev for --collect.
+    revfile = build / "work" / "rev"
+    if a.collect:
+        rev = a.rev or (revfile.read_text().strip() if revfile.exists() else "unknown")
+    else:
+        rev = a.rev or subprocess.run(["git", "-C", str(REPO), "describe", "--always",
+                                       "--dirty"], capture_output=True,
+                                      text=True).stdout.strip() or "unknown"
+        revfile.parent.mkdir(parents=True, exist_ok=True)
+        revfile.write_text(rev + "\n")
     rows, profiles, objects = [], [], []
     jobs = max(1, a.jobs)
 
