@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Fault-injection campaigns (docs/FAULTS.md, issue #18): `make bench` runs the single-fault
 # campaigns (skip, register bit flip, load bit flip) on the MSP430 simulator against the
-# secretbox open of build/msp430/<variant>/fault.elf, hardened and unhardened, and writes
-# bench/results/faults.json (about 2 minutes on one core per build, 2 parallel runs).
+# secretbox and box opens (and a low-order key's box) of build/msp430/<variant>/fault.elf,
+# hardened and unhardened, and writes bench/results/faults.json (about 27 CPU-minutes:
+# some 15 minutes on two idle cores).
 # `motebox fault` runs the same campaigns from the command line.
 
 .PHONY: bench-faults
