@@ -277,16 +277,24 @@ class Injector:
         return out
 
     # --- faults ----------------------------------------------------------------------
+    def _check_index(self, index):
+        if not 0 <= index < len(self.listing):
+            raise FaultError(f"fault index {index} outside the window "
+                             f"(0..{len(self.listing) - 1})")
+
+    def _by_index(self, faults):
+        """{index: [its faults]}, every index checked (_check_index)."""
+        byidx = {}
+        for f in faults:
+            self._check_index(f[0])
+            byidx.setdefault(f[0], []).append(f)
+        return byidx
+
     def run(self, faults):
         """Run each fault of `faults` ((index, model, bit) with model "skip", "flip" (bit
         of the destination) or "load"; sorted or not) in its own run. Yields
         ((index, model, bit), Outcome) in index order."""
-        byidx = {}
-        for f in faults:
-            if not 0 <= f[0] < len(self.listing):
-                raise FaultError(f"fault index {f[0]} outside the window "
-                                 f"(0..{len(self.listing) - 1})")
-            byidx.setdefault(f[0], []).append(f)
+        byidx = self._by_index(faults)
         self._restore(self.start)
         self.n, self.counting, self.resume_pc = 0, True, None
         pc = self.begin
@@ -515,13 +523,13 @@ class SampledInjector(Injector):
                              f"{self.listing[idx].pc:#x}: the run is not reproducible")
         return pc
 
+    def _check_index(self, index):
+        if index not in self.listing:
+            raise FaultError(f"fault index {index} is not in the listing")
+
     def run(self, faults):
         """As Injector.run, over sampled indices (set_listing first)."""
-        byidx = {}
-        for f in faults:
-            if f[0] not in self.listing:
-                raise FaultError(f"fault index {f[0]} is not in the listing")
-            byidx.setdefault(f[0], []).append(f)
+        byidx = self._by_index(faults)
         self._restore(self.start)
         self.n, self.counting, self.resume_pc = 0, False, None
         pc = self.begin
