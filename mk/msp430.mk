@@ -5,10 +5,13 @@
 #                                          depend on the multiplier, only the runtime does
 #   build/msp430/rt/<mpy>/libfr5969.a      board runtime: crt0, hal, __mspabi_* helpers
 #   build/msp430/<mpy>/<fw>.elf            firmware at -O2, mpy = mpy32 | mpy16:
-#       suite.elf (tests/target, small profile, without P-256), suite-p256.elf (its
-#       P-256 suites), ct.elf and ct-p256.elf (constant-time traces),
+#       suite.elf (tests/target, small profile, without P-256 and the stream),
+#       suite-p256.elf (its P-256 suites), suite-stream.elf (its stream suite),
+#       ct.elf and ct-p256.elf (constant-time traces),
 #       bench.elf and bench-p256.elf (bench/target), rt_check.elf (runtime check),
-#       fault.elf (fault-injection target, tests/target/fault.c, docs/FAULTS.md)
+#       fault.elf (fault-injection target, tests/target/fault.c, docs/FAULTS.md),
+#       fault-p256.elf (the P-256 ECDH one, tests/target/fault_p256.c; data in FRAM), and
+#       for mpy32 and mpy32-asm fault-p256-unhardened.elf (MB_FAULT_HARDENED=0)
 #   build/msp430/<mpy>-Os/<fw>.elf          the same at -Os (sizes)
 # With the chip's assembly (MSP430_ARCH names arch/<chip>/, mk/arch.mk), whose objects may
 # differ per multiplier (ARCH_SOURCES_mpy32, ARCH_SOURCES_mpy16), one library per
@@ -58,7 +61,9 @@ $(foreach m,$(MSP430_MPYS),$(eval $(call msp430_rt,$(m))))
 # ---- a library build and the firmware objects compiled beside it ---------------------
 # The whole small-profile suite with P-256 needs ~52 KB at -O2, more than the 48 KB of
 # FRAM below the vectors (16-bit code cannot reach the FRAM above 0x10000): suite.elf
-# runs it without P-256, suite-p256.elf (check/suite_p256.c) only the P-256 suites.
+# runs it without P-256, suite-p256.elf (check/suite_p256.c) only the P-256 suites; with
+# the fault hardening the rest did not fit the 16-bit multiplier's assembly build either,
+# so the stream suite has an image of its own too (suite-stream.elf, check/suite_stream.c).
 # $(1) = directory name, $(2) = O2 | Os, $(3) = the chip of an assembly build, $(4) = mpy32 | mpy16
 define msp430_lib
 MSP430_SRC_$(1)    := $(if $(3),$(call arch_src,$(3),$(4),$(MSP430_LIB_SRC)),$(MSP430_LIB_SRC))
@@ -104,7 +109,10 @@ $(MSP430_DIR)/$(1)/obj/ct_p256.o: tests/target/ct.c $$(MSP430_FW_HEADERS) $$(MSP
 	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -DCT_P256_ONLY=1 -c $$< -o $$@
 $(MSP430_DIR)/$(1)/obj/suite.o: tests/target/suite.c $(MSP430_GEN)/small/suite_vectors.h $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
-	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -UMB_HAVE_P256 -DMB_HAVE_P256=0 -I$(MSP430_GEN)/small -c $$< -o $$@
+	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -UMB_HAVE_P256 -DMB_HAVE_P256=0 -DMBT_NO_STREAM=1 -I$(MSP430_GEN)/small -c $$< -o $$@
+$(MSP430_DIR)/$(1)/obj/suite_stream.o: $(MSP430_PLAT)/check/suite_stream.c tests/target/suite.c $(MSP430_GEN)/small/suite_vectors.h $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
+	@mkdir -p $$(@D)
+	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -Itests/target -UMB_HAVE_P256 -I$(MSP430_GEN)/small -c $$< -o $$@
 $(MSP430_DIR)/$(1)/obj/suite_p256.o: $(MSP430_PLAT)/check/suite_p256.c tests/target/suite.c $(MSP430_GEN)/small/suite_vectors.h $$(MSP430_FW_HEADERS) $$(MSP430_STAMP_$(1))
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(1)) $(MSP430_FW_INC) -Itests/target -UMB_HAVE_P256 -I$(MSP430_GEN)/small -c $$< -o $$@
@@ -117,13 +125,16 @@ endef
 # ---- firmware ----------------------------------------------------------------------
 MSP430_FW_OBJ_suite    = obj/suite.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_suite-p256 = obj/suite_p256.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_suite-stream = obj/suite_stream.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct       = obj/tests/target/ct.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_bench    = obj/bench/target/bench.o obj/bench/target/bench_run.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_ct-p256  = obj/ct_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_fault    = obj/tests/target/fault.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_bench-p256 = obj/bench_p256.o obj/bench/target/bench_run.o obj/platforms/common/tprint.o
+MSP430_FW_OBJ_fault-p256 = obj/tests/target/fault_p256.o obj/platforms/common/tprint.o
 MSP430_FW_OBJ_rt_check = obj/rt_check.o
-MSP430_FWS := suite rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256 ct-p256 bench-p256) \
+MSP430_FWS := suite suite-stream rt_check $(if $(filter 1,$(MSP430_HAVE_P256)),suite-p256 ct-p256 bench-p256 \
+                                 $(if $(wildcard tests/target/fault_p256.c),fault-p256)) \
               $(if $(wildcard tests/target/ct.c),ct) \
               $(if $(wildcard tests/target/fault.c),fault) \
               $(if $(wildcard bench/target/bench.c),bench)
@@ -135,6 +146,7 @@ MSP430_LDS_ct    := $(MSP430_PLAT)/fr5969_framdata.ld
 MSP430_LDS_bench := $(MSP430_PLAT)/fr5969_framdata.ld
 MSP430_LDS_ct-p256    := $(MSP430_PLAT)/fr5969_framdata.ld
 MSP430_LDS_bench-p256 := $(MSP430_PLAT)/fr5969_framdata.ld
+MSP430_LDS_fault-p256 := $(MSP430_PLAT)/fr5969_framdata.ld
 msp430_lds = $(or $(MSP430_LDS_$(1)),$(MSP430_PLAT)/fr5969.ld)
 # $(1) = output dir name, $(2) = mpy32 | mpy16, $(3) = library build (dir name), $(4) = firmware name
 define msp430_fw
@@ -155,6 +167,32 @@ $(foreach m,$(MSP430_MPYS),$(eval $(call msp430_lib,$(m)-asm,O2,$(MSP430_ARCH),$
 $(foreach m,$(MSP430_MPYS),$(eval $(call msp430_lib,$(m)-Os-asm,Os,$(MSP430_ARCH),$(m))))
 $(foreach m,$(MSP430_MPYS),$(foreach f,$(MSP430_FWS),$(eval $(call msp430_fw,$(m)-asm,$(m),$(m)-asm,$(f)))))
 $(foreach m,$(MSP430_MPYS),$(foreach f,$(MSP430_FWS),$(eval $(call msp430_fw,$(m)-Os-asm,$(m),$(m)-Os-asm,$(f)))))
+endif
+
+# P-256 ECDH fault target (tests/target/fault_p256.c, docs/FAULTS.md) unhardened: relinked
+# with the variant's files that carry the countermeasures compiled MB_FAULT_HARDENED=0
+# (the linker takes them before the library's objects); for the builds the campaign runs.
+FAULT_P256_MSP430_SRC := src/proto/p256_ecdh.c src/curve/p256_coz.c src/curve/p256_ladder_loop.c \
+                         arch/msp430x/p256_ladder.S arch/msp430x/fep256_addsub.S \
+                         arch/msp430x/fep256_mul_mpy32.S arch/msp430x/fep256_mul_mpy16.S
+# $(1) = firmware dir, $(2) = mpy32 | mpy16, $(3) = library build
+define msp430_fault_p256_unhardened
+MSP430_UNH_OBJ_$(1) := $$(patsubst %,$(MSP430_DIR)/$(3)/obj/fault-unhardened/%.o,$$(filter $(FAULT_P256_MSP430_SRC),$$(MSP430_SRC_$(3))))
+$(MSP430_DIR)/$(3)/obj/fault-unhardened/%.c.o: %.c $(LIB_HEADERS) $(MSP430_PLAT)/board.h $$(MSP430_STAMP_$(3))
+	@mkdir -p $$(@D)
+	$(MSP430_CC) $$(MSP430_CF_$(3)) -I$(MSP430_PLAT) -DMB_FAULT_HARDENED=0 -c $$< -o $$@
+$(MSP430_DIR)/$(3)/obj/fault-unhardened/%.S.o: %.S $(MSP430_PLAT)/board.h $$(MSP430_STAMP_$(3)) $(if $(filter %-asm,$(3)),$(call arch_deps,$(MSP430_ARCH)))
+	@mkdir -p $$(@D)
+	$(MSP430_CC) $$(MSP430_CF_$(3)) -I$(MSP430_PLAT) -DMB_FAULT_HARDENED=0 -c $$< -o $$@
+$(MSP430_DIR)/$(1)/fault-p256-unhardened.elf: $(addprefix $(MSP430_DIR)/$(3)/,$(MSP430_FW_OBJ_fault-p256)) $$(MSP430_UNH_OBJ_$(1)) $(MSP430_DIR)/$(3)/libmotebox.a $(MSP430_DIR)/rt/$(2)/libfr5969.a $(MSP430_PLAT)/fr5969_framdata.ld
+	$(MSP430_LD) -T $(MSP430_PLAT)/fr5969_framdata.ld $(MSP430_LDFLAGS) -o $$@ $$(filter %.o,$$^) $(MSP430_DIR)/$(3)/libmotebox.a $(MSP430_DIR)/rt/$(2)/libfr5969.a
+MSP430_ALL += $(MSP430_DIR)/$(1)/fault-p256-unhardened.elf
+endef
+ifneq ($(wildcard tests/target/fault_p256.c),)
+$(eval $(call msp430_fault_p256_unhardened,mpy32,mpy32,O2))
+ifneq ($(MSP430_ARCH),)
+$(eval $(call msp430_fault_p256_unhardened,mpy32-asm,mpy32,mpy32-asm))
+endif
 endif
 
 .PRECIOUS: $(MSP430_GEN)/%/suite_vectors.h

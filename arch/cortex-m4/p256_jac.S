@@ -13,10 +13,12 @@
  *       R = infinity (Z = 0) stays Z = 0; P-256 has no point with y = 0.
  *       MB_FAULT_HARDENED: returns the doublings done, counted apart from the loop's
  *       count (p256_window.c checks the total: docs/FAULTS.md); else undefined.
- *   void mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
+ *   uint32_t mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
  *       R = R + T (12M + 4S).
- *   void mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
+ *   uint32_t mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
  *       R = R + T for an affine T = (x, y) (8M + 3S).
+ *       MB_FAULT_HARDENED: both return 1, which p256_window.c counts (a skipped call
+ *       leaves R's address in r0); else undefined.
  *       Both additions: Pre: R, T not infinity and R != +-T (else the result has Z = 0:
  *       for R = T all of X, Y, Z are 0; p256_window.c's fix-up for its one reachable
  *       case relies on that). T may not alias R.
@@ -327,6 +329,9 @@ mb_p256_jadd:
     STACC   T1                       /* S1 H^3 */
     MUL     T0, T2
     SUBM    T1, Y1                   /* Y3 = r (V - X3) - S1 H^3 */
+#if MB_FAULT_HARDENED
+    movs    r0, #1                   /* counted by the caller */
+#endif
     EPILOGUE
     .size   mb_p256_jadd, .-mb_p256_jadd
 
@@ -378,6 +383,9 @@ mb_p256_jmadd:
     STACC   T1                       /* Y1 H^3 */
     MUL     T0, T2
     SUBM    T1, Y1                   /* Y3 = r (V - X3) - Y1 H^3 */
+#if MB_FAULT_HARDENED
+    movs    r0, #1                   /* counted by the caller */
+#endif
     EPILOGUE
     .size   mb_p256_jmadd, .-mb_p256_jmadd
 

@@ -52,8 +52,8 @@
  * out = table[idx] of 8 affine points scanning all of them, its y negated if neg.
  * Points are X, Y, Z (x, y) in Montgomery form. CT: all but n. */
 uint32_t mb_p256_jdbl(fep256 R[3], fep256 t[4], uint32_t n);  /* hardened: returns n */
-void mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);
-void mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);
+uint32_t mb_p256_jadd(fep256 R[3], const fep256 T[3], fep256 t[3]);   /* hardened: 1 */
+uint32_t mb_p256_jmadd(fep256 R[3], const fep256 T[2], fep256 t[3]);  /* hardened: 1 */
 void mb_p256_asel(fep256 out[2], const fep256 table[16], uint32_t idx, uint32_t neg);
 
 /* n, little-endian 32-bit words. */
@@ -150,15 +150,19 @@ static void clear_point(fep256 T[2])
 }
 
 /* T = d P for the digit 2u - 15: entry (|d| - 1) / 2 of the table, negated if u < 8.
- * Hardened: returns 1 if the point's tag does not match (see tag_of), else 0.
- * CT: u secret. */
-static uint32_t digit_point(fep256 T[2], const fep256 tab[16], uint32_t u,
-                            const uint32_t tags[16])
+ * Hardened: returns 1 if the point's tag does not match (see tag_of), else 0. The
+ * tag's digit is read again from kw (window i; i = 63: the top digit as idx + 8), not
+ * from u: a faulted copy of u would mislead the scan and the tag alike. Out of line, so
+ * that the compiler cannot reuse take()'s read of the same bits.
+ * CT: u, kw secret; i public. */
+static MB_NOINLINE uint32_t digit_point(fep256 T[2], const fep256 tab[16], uint32_t u,
+                                        const uint32_t tags[16], const uint32_t kw[9],
+                                        int i)
 {
     uint32_t neg = (u >> 3) ^ 1u;
 #if MB_FAULT_HARDENED
-    /* The tag's index and sign are computed apart (the barrier) from the scan's. */
-    uint32_t u2 = ct_barrier32(u), nm, idx2, t = 0;
+    uint32_t u2 = i == 63 ? (kw[7] >> 29) + 8u : window(kw, i);   /* public i */
+    uint32_t nm, idx2, t = 0;
     int j;
     mb_p256_asel(T, tab, (u ^ (0u - neg)) & 7u, neg);
     nm = 0u - ((u2 >> 3) ^ 1u);
@@ -171,6 +175,8 @@ static uint32_t digit_point(fep256 T[2], const fep256 tab[16], uint32_t u,
     return ct_nonzero32(t ^ tag_of(T));
 #else
     (void)tags;
+    (void)kw;
+    (void)i;
     mb_p256_asel(T, tab, (u ^ (0u - neg)) & 7u, neg);
     return 0;
 #endif
@@ -200,11 +206,11 @@ static void normalize(fep256 tab[24], fep256 c[8])
 }
 
 /* A = A + T: mixed addition when T is affine, general when T[2] = lambda (randomized).
- * randomized is public. */
-static void add_entry(fep256 A[3], const fep256 T[3], fep256 t[3], int randomized)
+ * randomized is public. Returns the addition's count (hardened: 1). */
+static uint32_t add_entry(fep256 A[3], const fep256 T[3], fep256 t[3], int randomized)
 {
-    if (randomized) mb_p256_jadd(A, T, t);
-    else mb_p256_jmadd(A, T, t);
+    if (randomized) return mb_p256_jadd(A, T, t);
+    return mb_p256_jmadd(A, T, t);
 }
 
 void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
@@ -214,7 +220,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     fep256 *A = w, *D = w + 3, *t = w + 6, *T = w + 10;  /* normalize's c[8] = w[0..7]:
                                                           D and t are dead by then;
                                                           T[2] = lambda if randomized */
-    uint32_t kw[9], even, z, dbl = 0;
+    uint32_t kw[9], even, z, dbl = 0, adds = 0;
     uint32_t rec[9] = { 0 };          /* hardened: the digits used (take) */
     uint32_t tags[16] = { 0 }, sel = 0; /* hardened: entry tags, a mismatch seen */
 #if MB_FAULT_HARDENED
@@ -232,7 +238,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     dbl += mb_p256_jdbl(D, t, 1);                           /* 2P */
     for (i = 1; i < 8; i++) {
         for (j = 0; j < 3; j++) mb_fep256_copy(&tab[3 * i + j], &tab[3 * i - 3 + j]);
-        mb_p256_jadd(&tab[3 * i], D, t);
+        adds += mb_p256_jadd(&tab[3 * i], D, t);
     }
     normalize(tab, w);
 
@@ -254,7 +260,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
 #if MB_FAULT_HARDENED
     entry_tags(tags, tab);
     /* d_63 = 2 idx + 1 > 0: the same as digit u = idx + 8 */
-    sel = digit_point(A, tab, (rec[7] >> 29) + 8u, tags);
+    sel = digit_point(A, tab, (rec[7] >> 29) + 8u, tags, kw, 63);
 #else
     mb_p256_asel(A, tab, rec[7] >> 29, 0);                 /* d_63 > 0 */
 #endif
@@ -262,17 +268,17 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     for (i = 62; i >= 1; i--) {
         dbl += mb_p256_jdbl(A, t, 4);
         clear_point(T);
-        sel |= digit_point(T, tab, take(kw, rec, i), tags);
-        add_entry(A, T, t, rnd != NULL);
+        sel |= digit_point(T, tab, take(kw, rec, i), tags, kw, i);
+        adds += add_entry(A, T, t, rnd != NULL);
     }
     dbl += mb_p256_jdbl(A, t, 4);
     clear_point(T);
-    sel |= digit_point(T, tab, take(kw, rec, 0), tags);
+    sel |= digit_point(T, tab, take(kw, rec, 0), tags, kw, 0);
     /* The last addition may be a doubling (see the top): D = 2A first, taken iff the
      * addition's Z came out 0 (Z3 = Z1 Z2 H in both additions). */
     for (j = 0; j < 3; j++) mb_fep256_copy(&D[j], &A[j]);
     dbl += mb_p256_jdbl(D, t, 1);
-    add_entry(A, T, t, rnd != NULL);
+    adds += add_entry(A, T, t, rnd != NULL);
     z = mb_fep256_iszero(&A[2]);
     for (j = 0; j < 3; j++) mb_fep256_cmov(&A[j], &D[j], z);
 
@@ -287,7 +293,8 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
 #if MB_FAULT_HARDENED
     /* A faulted loop count (this loop's or a doubling loop's), recoding or digit
      * extraction multiplies by another scalar: a valid wrong point no curve check sees.
-     * Every doubling is counted apart (jdbl's return), the recoding is done again, and
+     * Every doubling and addition is counted apart (the assembly's returns: a skipped
+     * call of either counts nothing), the recoding is done again, and
      * both it and the digits used (rec) are compared with kw: on a wrong total or a
      * difference the result becomes (0, 0), off the curve, which the caller's check
      * refuses (p256_ecdh.c). CT: kw, rec secret; the count is public. */
@@ -296,12 +303,14 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     for (j = 0; j < 9; j++) z |= (kw2[j] ^ kw[j]) | (rec[j] ^ kw[j]);
     mb_wipe(kw2, sizeof kw2);
     z = ct_nonzero32(z) | ct_nonzero32(ct_barrier32(dbl) ^ (1u + 4u * 63u + 1u)) |
+        ct_nonzero32(ct_barrier32(adds) ^ (7u + 63u)) |  /* a skipped addition */
         ct_nonzero32(sel);               /* sel: any nonzero (a skipped call leaves r0) */
     mb_wipe(&t[2], sizeof t[2]);
     mb_fep256_cmov(&R->x, &t[2], z);
     mb_fep256_cmov(&R->y, &t[2], z);
 #else
     (void)dbl;
+    (void)adds;
 #endif
 
     mb_wipe(tab, sizeof tab);

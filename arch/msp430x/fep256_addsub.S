@@ -16,6 +16,7 @@
  * the mask's low bit).
  */
 
+#include "util/fault.h"           /* MB_FAULT_HARDENED */
         .text
 
 /* mb_fep256_add_core: r12 = h (kept), r13 = f, r14 = g; clobbers r4-r11, r13-r15. */
@@ -111,6 +112,9 @@ mb_fep256_add_core:
         mov     r10, 28(r12)
         mov     r11, 30(r12)
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_add_core, .-mb_fep256_add_core
 
         .section .text.mb_fep256_add,"ax",@progbits
@@ -121,6 +125,9 @@ mb_fep256_add:
         call    #mb_fep256_add_core
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_add, .-mb_fep256_add
 
 /* mb_fep256_sub_core: r12 = h (kept), r13 = f, r14 = g; clobbers r4-r11, r13-r15. */
@@ -197,6 +204,9 @@ mb_fep256_sub_core:
         mov     r10, 28(r12)
         mov     r11, 30(r12)
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_sub_core, .-mb_fep256_sub_core
 
         .section .text.mb_fep256_sub,"ax",@progbits
@@ -207,5 +217,8 @@ mb_fep256_sub:
         call    #mb_fep256_sub_core
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_sub, .-mb_fep256_sub
 #endif /* MB_ASM_MSP430X */

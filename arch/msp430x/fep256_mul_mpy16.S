@@ -26,6 +26,7 @@
  */
 #include "board.h"
 
+#include "util/fault.h"           /* MB_FAULT_HARDENED */
         .text
 
 /* mb_fep256_mul_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = g.
@@ -1354,6 +1355,9 @@ mb_fep256_mul_core:
         mov     r5, 30(r12)
         add     #64, r1
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_mul_core, .-mb_fep256_mul_core
 
 /* mb_fep256_mulsub_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = a, r15 = b: h = f (a - b) / 2^256 (a, b < p;
@@ -2735,6 +2739,9 @@ mb_fep256_mulsub_core:
         mov     r5, 30(r12)
         add     #64, r1
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_mulsub_core, .-mb_fep256_mulsub_core
 
 /* mb_fep256_sqr_core: the kernel without the register save. In: r12 = h, r13 = f.
@@ -3858,6 +3865,9 @@ mb_fep256_sqr_core:
         mov     r5, 30(r12)
         add     #64, r1
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_sqr_core, .-mb_fep256_sqr_core
 
         .section .text.mb_fep256_mul,"ax",@progbits
@@ -3882,6 +3892,9 @@ mb_fep256_mul:
         add     #66, r1
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_mul, .-mb_fep256_mul
 
 /* mb_fep256_mpy_begin, _end: what the multiplier needs around calls of the cores (the
@@ -3892,6 +3905,9 @@ mb_fep256_mul:
         .type   mb_fep256_mpy_begin,@function
 mb_fep256_mpy_begin:
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_mpy_begin, .-mb_fep256_mpy_begin
 
         .section .text.mb_fep256_mpy_end,"ax",@progbits
@@ -3899,6 +3915,9 @@ mb_fep256_mpy_begin:
         .type   mb_fep256_mpy_end,@function
 mb_fep256_mpy_end:
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_mpy_end, .-mb_fep256_mpy_end
 
         .section .text.mb_fep256_sqr,"ax",@progbits
@@ -3923,6 +3942,9 @@ mb_fep256_sqr:
         add     #66, r1
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_sqr, .-mb_fep256_sqr
 
 /* k squarings: the first from f, the others in place on h (k public: the loop count). */
@@ -3953,5 +3975,8 @@ mb_fep256_sqr_n:
         incd    r1
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_fep256_sqr_n, .-mb_fep256_sqr_n
 #endif /* MB_ASM_MSP430X && MB_MSP430_MPY == 16 */

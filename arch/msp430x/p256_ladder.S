@@ -20,22 +20,28 @@
  *   mb_p256_ladder_cswap_addc(w, bit)  r12 = w, r13 = bit in {0, 1}
  *   mb_p256_ladder_add(w)              r12 = w
  *   mb_p256_ladder_loop(w, kw)         r12 = w, r13 = kw (9 little-endian 32-bit words):
- *                                      bits 256..1, each cswap_addc(prev ^ bit) + add
- * Clobbers: r11-r15; r4-r10 restored. Stack: 94 bytes (loop).
+ *                                      bits 256..1, each cswap_addc(prev ^ bit) + add;
+ *                                      with MB_FAULT_HARDENED (util/fault.h, default 1)
+ *                                      the steps counted apart and the scalar rebuilt
+ *                                      from the swaps passed and compared with kw, as
+ *                                      p256_ladder_loop.c does (docs/FAULTS.md)
+ * Clobbers: r11-r15; r4-r10 restored. Stack: 136 bytes (loop).
  * CT: the state, bit and kw are secret. The swap is a masked exchange (mask = -bit);
  * the loop's branches and addresses depend only on the public bit position. The kernels'
  * frame below the stack and this routine's frame are zeroed before return.
  */
 
+#include "util/fault.h"           /* MB_FAULT_HARDENED */
         .text
 
-/* p256_swap_int: r12 = w (kept), r13 = bit: masked exchange of R[0] and R[1] (32 words,
- * mask = -bit). Clobbers r13-r15. */
+/* p256_swap_int: r12 = w (kept), r15 = mask (0 or 0xffff, the caller's -bit), r11 = where
+ * the exchange is recorded (MB_FAULT_HARDENED: *r11 ^= mask & 1, the swap bit the loop
+ * rebuilds the scalar from: made from the mask actually applied, after applying it, so
+ * a faulted mask or a skipped swap shows): masked exchange of R[0] and R[1] (32 words).
+ * Clobbers r13, r14. */
         .section .text.p256_swap_int,"ax",@progbits
         .type   p256_swap_int,@function
 p256_swap_int:
-        mov     #0, r15
-        sub     r13, r15                /* mask = -bit */
         mov     r12, r13
         mov     @r13+, r14
         xor     62(r13), r14
@@ -197,10 +203,18 @@ p256_swap_int:
         and     r15, r14
         xor     r14, -2(r13)
         xor     r14, 62(r13)
+#if MB_FAULT_HARDENED
+        mov     r15, r14
+        and     #1, r14                 /* the exchange just made */
+        xor     r14, 0(r11)             /* b ^= it: a skipped swap shows in the loop's check */
+#endif
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   p256_swap_int, .-p256_swap_int
 
-/* p256_step_int: r12 = w (kept), r13 = bit: swap, then the fused XYCZ-ADDC and XYCZ-ADD
+/* p256_step_int: r12 = w (kept), r15 = the swap's mask: swap, then the fused XYCZ-ADDC and XYCZ-ADD
  * (t1, t4 passed on, see gen_fep256.py). Clobbers r4-r11, r13-r15. */
         .section .text.p256_step_int,"ax",@progbits
         .type   p256_step_int,@function
@@ -345,7 +359,14 @@ p256_step_int:
         add     #64, r14
         call    #mb_fep256_sub_core
         sub     #32, r12
+#if MB_FAULT_HARDENED
+        add     #1, 14(r1)              /* the loop's steps (12 of its frame): counted by the
+                                         * step itself, so a skipped or repeated one shows */
+#endif
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   p256_step_int, .-p256_step_int
 
 /* p256_addc_int: r12 = w (kept), r13 = bit: swap, then XYCZ-ADDC (plain, as
@@ -353,7 +374,16 @@ p256_step_int:
         .section .text.p256_addc_int,"ax",@progbits
         .type   p256_addc_int,@function
 p256_addc_int:
+        mov     #0, r15
+        sub     r13, r15                /* mask = -bit */
+#if MB_FAULT_HARDENED
+        push    #0                      /* the swap's record (the last bit is p256_coz.c's) */
+        mov     r1, r11
+#endif
         call    #p256_swap_int
+#if MB_FAULT_HARDENED
+        incd    r1
+#endif
         add     #128, r12
         mov     r12, r13
         sub     #64, r13
@@ -455,6 +485,9 @@ p256_addc_int:
         call    #mb_fep256_sub_core
         sub     #32, r12
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   p256_addc_int, .-p256_addc_int
 
 /* p256_add_int: r12 = w (kept). XYCZ-ADD. Clobbers r4-r11, r13-r15. */
@@ -529,6 +562,9 @@ p256_add_int:
         call    #mb_fep256_sub_core
         sub     #32, r12
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   p256_add_int, .-p256_add_int
 
         .section .text.mb_p256_ladder_cswap_addc,"ax",@progbits
@@ -557,6 +593,9 @@ mb_p256_ladder_cswap_addc:
         incd    r1
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_p256_ladder_cswap_addc, .-mb_p256_ladder_cswap_addc
 
         .section .text.mb_p256_ladder_add,"ax",@progbits
@@ -585,18 +624,39 @@ mb_p256_ladder_add:
         incd    r1
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_p256_ladder_add, .-mb_p256_ladder_add
 
 /* Frame: 0 = address of the current 16-bit word of kw, 2 = its bits not yet used,
  * shifted to the top (secret), 4 = how many are left, 6 = the previous bit (secret),
  * 8 = iterations left. Bits come from the top of each word by RLA, bit 256 first (bit 0
- * is p256_coz.c's). Branches: on the public counts only. */
+ * is p256_coz.c's). Branches: on the public counts only.
+ * MB_FAULT_HARDENED: a faulted count, bit, swap, word pointer, a skipped or repeated
+ * step, or a step on another w multiplies by another scalar, a valid wrong point no
+ * curve check sees. So, as p256_ladder_loop.c: 10 = the bit each step used, rebuilt by
+ * p256_swap_int from the mask it applied (b ^= mask & 1, secret), 12 = the steps,
+ * counted by p256_step_int itself, 14 = kw as passed, 16..47 = the rebuilt scalar
+ * (secret), shifted left one bit a step with b entering at the bottom, 48 = w as passed,
+ * 50 = nonzero if a step returned another w (r12, which the steps keep). After the loop
+ * the rebuilt scalar must equal bits 256..1 of kw, the steps 256 and 50 zero; otherwise
+ * R[0] and R[1] of w become (0, 0) (masked, CT), so the result is off the curve and
+ * p256_ecdh.c's check refuses it. */
         .section .text.mb_p256_ladder_loop,"ax",@progbits
         .global mb_p256_ladder_loop
         .type   mb_p256_ladder_loop,@function
 mb_p256_ladder_loop:
         .word   0x156a                  /* pushm.w #7, r10 */
-        sub     #10, r1
+        sub     #52, r1
+        mov     r1, r14                 /* b, steps and the rebuilt scalar start at 0 */
+        mov     #26, r15
+3:      mov     #0, 0(r14)
+        incd    r14
+        sub     #1, r15
+        jnz     3b
+        mov     r13, 14(r1)
+        mov     r12, 48(r1)
         add     #32, r13                /* kw's 16-bit word 16: bit 256 is its bit 0 */
         mov     r13, 0(r1)
         mov     @r13, r15
@@ -635,11 +695,60 @@ mb_p256_ladder_loop:
         mov     6(r1), r14
         mov     r13, 6(r1)              /* prev = bit */
         xor     r14, r13                /* swap = prev ^ bit */
+        mov     #0, r15
+        sub     r13, r15                /* mask = -swap */
+        mov     r1, r11
+        add     #10, r11                /* &b: p256_swap_int records its exchange there */
         call    #p256_step_int
+#if MB_FAULT_HARDENED
+        mov     r12, r14
+        xor     48(r1), r14
+        bis     r14, 50(r1)             /* the step lost w */
+        mov     48(r1), r12
+        mov     10(r1), r14
+        rra     r14                     /* C = b */
+        .irp    o,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46
+        rlc     \o(r1)                 /* rebuilt = rebuilt << 1 | b */
+        .endr
+#endif
         sub     #1, 8(r1)
         jnz     1b
-        mov     #0, 2(r1)
-        mov     #0, 6(r1)
+#if MB_FAULT_HARDENED
+        mov     12(r1), r15
+        xor     #256, r15               /* bad = steps ^ 256 | (rebuilt ^ (kw >> 1)) | lost w */
+        bis     50(r1), r15
+        mov     14(r1), r13
+        mov     r1, r14
+        add     #16, r14
+        .rept 16
+        mov     2(r13), r10
+        mov     @r13+, r9
+        rra     r10                     /* C = bit 0 of the next word */
+        rrc     r9                      /* this word of kw >> 1 */
+        xor     @r14+, r9
+        bis     r9, r15
+        .endr
+        mov     r15, r14
+        inv     r14
+        inc     r14
+        bis     r15, r14                /* bit 15 = (bad != 0) */
+        rla     r14
+        subc    r15, r15                /* keep = bad ? 0 : 0xffff */
+        mov     48(r1), r14             /* w as passed (r12 may be another) */
+        mov     #64, r13                /* R[0] and R[1]: 64 words from w */
+4:      and     r15, 0(r14)
+        incd    r14
+        sub     #1, r13
+        jnz     4b
+        mov     #0, r9
+        mov     #0, r10
+#endif
+        mov     r1, r14                 /* wipe the frame (the rebuilt scalar, b, bits) */
+        mov     #26, r15
+5:      mov     #0, 0(r14)
+        incd    r14
+        sub     #1, r15
+        jnz     5b
         call    #mb_fep256_mpy_end
         decd    r1                      /* the kernels' frame: below two return addresses */
         mov     #0, r4
@@ -657,12 +766,15 @@ mb_p256_ladder_loop:
         .word   0x157b                  /* pushm.w #8, r11 */
         add     #66, r1
         incd    r1
-        add     #10, r1
+        add     #52, r1
         mov     #0, r11
         mov     #0, r13
         mov     #0, r14
         mov     #0, r15
         .word   0x1764                  /* popm.w #7, r10 */
         ret
+#if MB_FAULT_HARDENED
+        ret                             /* a skipped ret falls into a ret (docs/FAULTS.md) */
+#endif
         .size   mb_p256_ladder_loop, .-mb_p256_ladder_loop
 #endif /* MB_ASM_MSP430X */

@@ -4,6 +4,8 @@
     motebox fault [--variant V] [--target secretbox_open|box_open] [--models skip,flip,load]
                   [--bits K|all] [--seed S] [--jobs J] [--functions F,...|all]
                   [--json FILE]          (exit status 1 if a fault was exploitable)
+    motebox fault --target p256_ecdh ...  (the sampled P-256 campaign: fault_p256.py)
+    motebox fault --target x25519|stream_final ...  (fault_x25519_msp430.py)
 
 The fault-target firmware (tests/target/fault.c, build/msp430/<variant>/fault.elf) opens
 a FORGED box (a real libsodium box with the first tag byte complemented). One unfaulted
@@ -364,6 +366,24 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
         return rows
 
 
+def parse_models(ap, text):
+    """The --models list (of skip, flip, load), or ap.error naming the valid ones."""
+    models = [m.strip() for m in text.split(",") if m.strip()]
+    if not models or any(m not in MODELS for m in models):
+        ap.error(f"models: {', '.join(MODELS)}")
+    return models
+
+
+def finish_cli(rows, json_path):
+    """Writes {"rows": rows} to json_path (if given) and returns the exit status of a
+    `motebox fault` run: 1 if a fault was exploitable, else 0."""
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+        print(f"wrote {json_path}")
+    return 1 if any(r["exploitable"] for r in rows) else 0
+
+
 def result_row(chip, impl, variant, target, model, res, is_hardened, window_instructions,
                faulted_functions, sampling):
     """One row of bench/results/faults.json from a campaign's counts (both chips)."""
@@ -451,11 +471,16 @@ def bench(argv=None):
                             "caller are not run (column excluded)",
               "rows": rows, "cost": cost}
     # keep the other chips' rows (fault_m4.py, bench-faults-m4 writes the cortex-m4 ones)
+    # and the MSP430's P-256, X25519 and stream-final ones (fault_p256.py,
+    # fault_x25519_msp430.py: bench-faults-p256-msp430, bench-faults-x25519-msp430)
     if Path(a.out).exists():
         old = json.loads(Path(a.out).read_text())
-        result["rows"] += [r for r in old.get("rows", []) if r.get("target") != "msp430"]
+        p256 = lambda r: r.get("function", "").startswith(  # noqa: E731
+            ("mb_p256_ecdh", "mb_x25519", "mb_box_stream_final"))
+        result["rows"] += [r for r in old.get("rows", []) if r.get("target") != "msp430"
+                           or p256(r)]
         result["cost"] += [c for c in old.get("cost", []) if c.get("target")
-                           not in (None, "msp430")]
+                           not in (None, "msp430") or p256(c)]
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
     print(f"wrote {a.out}")
@@ -463,6 +488,14 @@ def bench(argv=None):
 
 
 def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "p256_ecdh" in argv or "--target=p256_ecdh" in argv:   # sampled: fault_p256.py
+        from . import fault_p256
+        return fault_p256.main(argv)
+    if any(t in argv for t in ("x25519", "stream_final", "--target=x25519",
+                               "--target=stream_final")):     # fault_x25519_msp430.py
+        from . import fault_x25519_msp430
+        return fault_x25519_msp430.main(argv)
     ap = argparse.ArgumentParser(prog="motebox fault", description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", action="append",
@@ -480,9 +513,7 @@ def main(argv=None):
     ap.add_argument("--json", help="write the rows there (bench/results/faults.json)")
     a = ap.parse_args(argv)
     from .boards import msp430 as t430
-    models = [m.strip() for m in a.models.split(",") if m.strip()]
-    if any(m not in MODELS for m in models):
-        ap.error(f"models: {', '.join(MODELS)}")
+    models = parse_models(ap, a.models)
     if a.bits != "all" and not (a.bits.isdigit() and 1 <= int(a.bits) <= 16):
         ap.error("--bits: 1..16 or all")
     functions = None
@@ -495,11 +526,7 @@ def main(argv=None):
         for t in a.target or ["secretbox_open"]:
             rows += campaign_rows(v, t, models, a.bits, a.seed, a.jobs, functions,
                                   log=lambda s: print(s, flush=True))
-    if a.json:
-        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
-        print(f"wrote {a.json}")
-    return 1 if any(r["exploitable"] for r in rows) else 0
+    return finish_cli(rows, a.json)
 
 
 if __name__ == "__main__":

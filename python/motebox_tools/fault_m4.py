@@ -32,15 +32,22 @@ TITLE = ("Single-fault campaigns (MSP430 simulator, Cortex-M4 model; forged boxe
 # P-256 ECDH (tests/target/fault_p256.c): a whole-window sampled campaign
 # (SampledInjector), a valid input whose correct outcome is 0 and OpenSSL's secret.
 P256 = "p256_ecdh"
+# the same call with an off-curve peer key (the invalid-curve attack's input): it must be
+# refused whatever single fault hits the call; short (the decoding refuses it), so every
+# dynamic instruction of the window is faulted
+P256_OFF = "p256_ecdh_off_curve"
+P256_TARGETS = (P256, P256_OFF)
 P256_SK = bytes((5 * i + 17) & 0xFF for i in range(32))         # < n (top byte 0x11)
 P256_PEER_SK = bytes((7 * i + 3) & 0xFF for i in range(32))
 P256_SAMPLES = 6700       # faults per model: >= 20,000 per build over the three (#18)
 P256_CHECKS = "result_check"     # a symbol only the hardened ecdh has
 
 
-def p256_input():
+def p256_input(off_curve=False):
     """(the patched fault_input: sk || the peer's uncompressed public key, the expected
-    shared secret), both computed by OpenSSL (cryptography), never by motebox."""
+    shared secret), both computed by OpenSSL (cryptography), never by motebox. off_curve:
+    the key's y + 1 instead (not on P-256: OpenSSL refuses it, checked) and 32 zero
+    bytes, the output of the refusal."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     me = ec.derive_private_key(int.from_bytes(P256_SK, "big"), ec.SECP256R1())
@@ -48,13 +55,31 @@ def p256_input():
                                  ec.SECP256R1()).public_key()
     pk = peer.public_bytes(serialization.Encoding.X962,
                            serialization.PublicFormat.UncompressedPoint)
-    return P256_SK + pk, me.exchange(ec.ECDH(), peer)
+    if not off_curve:
+        return P256_SK + pk, me.exchange(ec.ECDH(), peer)
+    p = 2**256 - 2**224 + 2**192 + 2**96 - 1
+    bad = pk[:33] + ((int.from_bytes(pk[33:], "big") + 1) % p).to_bytes(32, "big")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bad)
+    except ValueError:
+        return P256_SK + bad, bytes(32)
+    raise RuntimeError("the off-curve key is on the curve")
+
+
+def words_apart(a, b):
+    """How many of the aligned 32-bit words of a and b differ."""
+    return sum(a[i:i + 4] != b[i:i + 4] for i in range(0, len(a), 4))
 
 
 def classify_p256(status, stdout, want):
-    """crash | error | correct | wrong, and whether it is exploitable: returned 0 with a
-    secret other than `want`, or returned -1 with a nonzero byte (a return value that is
-    neither, "other", is an error to the caller: wrong, not exploitable)."""
+    """crash | error | correct | wrong, and whether it is exploitable (issue #18: a
+    result computed on another point or scalar, or an output other than the correct one
+    while 0 is returned): returned 0 with a secret other than `want`; or returned -1
+    with bytes that differ from zero and from `want` in two words or more. A -1 whose
+    bytes are zero or `want` with at most one word changed is a fault in the release
+    itself, after every computation (ecdh's release check saw it): it carries no result
+    of another point, so it is wrong, not exploitable. A return value that is neither
+    0 nor -1, "other", is an error to the caller: wrong, not exploitable."""
     out = F.parse_output(stdout) if status == 0 else None
     if out is None:
         return "crash", False
@@ -63,19 +88,48 @@ def classify_p256(status, stdout, want):
         return "correct", False
     if ret == "-1" and not any(m):
         return "error", False
-    return "wrong", ret == "0" or (ret == "-1" and any(m))
+    other = words_apart(m, bytes(len(m))) >= 2 and words_apart(m, want) >= 2
+    return "wrong", ret == "0" or (ret == "-1" and other)
 
 
-def p256_injector(elf):
+def repeated_word(m):
+    """Whether m is one 32-bit word repeated (what a wipe writes from a faulted zero
+    register); an x-coordinate is that with probability 2^-224."""
+    return all(m[i:i + 4] == m[:4] for i in range(0, len(m), 4))
+
+
+def classify_p256_off_curve(status, stdout, want=None):
+    """As classify_p256 for an off-curve key, whose only correct outcome is the refusal
+    (-1 and zero bytes: error): returning 0 is exploitable whatever the bytes (the
+    caller would use a secret of the attacker's choosing), and so is -1 with bytes two
+    words or more from zero (a result computed on the invalid point released), unless
+    they are one word repeated: the refusal's wipe of the output, faulted, writing a
+    stale register (the caller's: nothing of the key, which the refusal never reads),
+    wrong, not exploitable."""
+    out = F.parse_output(stdout) if status == 0 else None
+    if out is None:
+        return "crash", False
+    ret, m = out
+    if ret == "-1" and not any(m):
+        return "error", False
+    spilled = words_apart(m, bytes(len(m))) >= 2 and not repeated_word(m)
+    return "wrong", ret == "0" or (ret == "-1" and spilled)
+
+
+def p256_injector(elf, target=P256):
     """A SampledInjector on the P-256 image with p256_input(); the unfaulted run must
-    return 0 and OpenSSL's secret."""
+    return 0 and OpenSSL's secret (off-curve key: -1 and zero bytes). inj.judge(status,
+    console) classifies a run."""
     from .sim.m4.fault import SampledInjector
-    blob, want = p256_input()
+    off = target == P256_OFF
+    blob, want = p256_input(off)
     inj = SampledInjector(elf, "fault_begin", "fault_end", patch=("fault_input", blob))
-    if classify_p256(0, inj.reference_console, want) != ("correct", False):
-        raise RuntimeError(f"unfaulted run of {elf} does not give OpenSSL's secret:\n"
+    classify = classify_p256_off_curve if off else classify_p256
+    if classify(0, inj.reference_console, want) != (("error" if off else "correct"), False):
+        raise RuntimeError(f"unfaulted run of {elf} does not give OpenSSL's outcome:\n"
                            f"{inj.reference_console}")
     inj.want = want
+    inj.judge = lambda st, con: classify(st, con, want)  # noqa: E731
     return inj
 
 
@@ -91,7 +145,7 @@ def image(variant, hardened=True, target=None):
     """build/m4/<variant>/fault.elf, or its MB_FAULT_HARDENED=0 relink (fault-p256*.elf
     for the P-256 target)."""
     from .boards import m4
-    stem = "fault-p256" if target == P256 else "fault"
+    stem = "fault-p256" if target in P256_TARGETS else "fault"
     p = m4.build_dir() / variant / (f"{stem}.elf" if hardened else f"{stem}-unhardened.elf")
     if not p.exists():
         raise FileNotFoundError(f"{p} missing: run `make fault-m4`")
@@ -165,10 +219,10 @@ def _worker(args):
     """Runs one task (elf, target, opts, faults): opts are the open's functions, or the
     P-256 listing entries {index: pc}."""
     elf, target, opts, faults = args
-    if target == P256:
-        inj = p256_injector(elf)
+    if target in P256_TARGETS:
+        inj = p256_injector(elf, target)
         inj.set_listing(opts)
-        judge = lambda st, con: classify_p256(st, con, inj.want)  # noqa: E731
+        judge = inj.judge
     else:
         inj = injector(elf, target, opts)
         judge = F.classify
@@ -223,13 +277,14 @@ def _open_plan(elf, target, model, bits, seed, functions):
             "sampling": None, "classes": ("crash", "error", "wrong")}
 
 
-def _p256_plan(elf, model, seed, samples):
+def _p256_plan(elf, model, seed, samples, target=P256):
     """The sampled plan of the P-256 ECDH: `samples` faults drawn uniformly, with
     random.Random(f"{seed}:p256:{model}"), among the window's dynamic instructions that
     the model applies to (all for a skip, those with a destination for a flip, loads
-    for a load flip), one uniformly drawn bit each."""
+    for a load flip), one uniformly drawn bit each; samples=None: every one of them
+    (exhaustive over the instructions, one bit each)."""
     from .sim.m4.fault import APSR, FLAG_BITS
-    inj = p256_injector(elf)
+    inj = p256_injector(elf, target)
     pcs = inj.trace()
     info = {pc: inj.decode(pc) for pc in set(pcs)}            # (size, dest, load, text)
     if model == "skip":
@@ -240,7 +295,8 @@ def _p256_plan(elf, model, seed, samples):
         elig = array.array("I", (i for i, pc in enumerate(pcs) if pc in ok))
     rng = random.Random(f"{seed}:p256:{model}")
     faults = []
-    for i in sorted(rng.sample(elig, min(samples, len(elig)))):
+    every = samples is None or samples >= len(elig)
+    for i in (elig if every else sorted(rng.sample(elig, samples))):
         _, dest, load, _ = info[pcs[i]]
         bit = 0 if model == "skip" else rng.randrange(8 * load) if model == "load" else \
             rng.choice(FLAG_BITS if dest == APSR else range(32))
@@ -252,24 +308,35 @@ def _p256_plan(elf, model, seed, samples):
             "function_of": lambda pc: function_of(ranges, pc),
             "text": lambda i: info[pcs[i]][3],
             "window_instructions": len(pcs), "faulted_functions": ["mb_p256_ecdh (window)"],
-            "sampling": f"{len(faults)} of {len(elig)} instructions "
-                        f"({100.0 * len(faults) / max(1, len(elig)):.3g}%), one random bit "
-                        f"each, seed {seed}", "classes": ("crash", "error", "correct", "wrong")}
+            "sampling": (f"exhaustive: every one of the {len(elig)} instructions, one random "
+                         f"bit each, seed {seed}") if every else
+                        (f"{len(faults)} of {len(elig)} instructions "
+                         f"({100.0 * len(faults) / max(1, len(elig)):.3g}%), one random bit "
+                         f"each, seed {seed}"), "classes": ("crash", "error", "correct", "wrong")}
 
 
 def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None, samples=None):
     """Counts by class and the exploitable faults [(index, pc, function, detail)].
     P-256 (target p256_ecdh): `samples` faults per model (default P256_SAMPLES)."""
-    plan = _p256_plan(elf, model, seed, samples or P256_SAMPLES) if target == P256 else \
-        _open_plan(elf, target, model, bits, seed, functions)
+    if target == P256:
+        plan = _p256_plan(elf, model, seed, samples or P256_SAMPLES)
+    elif target == P256_OFF:
+        plan = _p256_plan(elf, model, seed, samples, P256_OFF)
+    else:
+        plan = _open_plan(elf, target, model, bits, seed, functions)
+    return run_plan(plan, _worker, lambda part: (elf, target, plan["opts"](part), part), jobs)
+
+
+def run_plan(plan, worker, args_of, jobs):
+    """Runs a campaign plan's faults in `jobs` processes (worker(args_of(part)) for each
+    of 8 x jobs interleaved parts) and sums the outcomes: the row fields of campaign()."""
     todo = plan["faults"]
     jobs = max(1, min(jobs, 2))
     chunks = 8 * jobs
     parts = [[f for f in todo if f[0] % chunks == k] for k in range(chunks)]
-    counts = dict.fromkeys(plan["classes"], 0)
+    counts = dict.fromkeys(plan.get("classes", ("crash", "error", "correct", "wrong")), 0)
     bad = []
-    results, sim_crashes = run_contained(
-        _worker, [(elf, target, plan["opts"](p), p) for p in parts], jobs)
+    results, sim_crashes = run_contained(worker, [args_of(p) for p in parts], jobs)
     counts["crash"] += len(sim_crashes)
     for part in results:
         for i, pc, model_, bit, cls, expl, injected in part:
@@ -284,7 +351,7 @@ def campaign(elf, target, model, bits="all", seed=18, jobs=2, functions=None, sa
 
 
 def hardened(elf, target=None):
-    if target != P256:
+    if target not in P256_TARGETS:
         return F.hardened(elf)
     from .elf import symbol
     try:
@@ -301,35 +368,51 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
     rows = []
     for model in models:
         res = campaign(elf, target, model, bits, seed, jobs, functions, samples)
-        row = F.result_row(TARGET, VARIANTS.get(variant, variant), variant, target, model, res,
-                           hardened(elf, target), res["window_instructions"],
-                           res["faulted_functions"],
-                           res["sampling"] or ("exhaustive" if model == "skip" or bits == "all"
-                                               else f"{bits} bits per instruction, seed {seed}"))
-        if "correct" in res:
-            row["correct"] = res["correct"]
-        row["simulator_crashes"] = res["simulator_crashes"]
-        rows.append(row)
-        if log:
-            F.log_row(log, f"m4 {variant}", row)
-            for e in row["exploits"]:
-                log(f"    {e}")
+        rows.append(make_row(VARIANTS.get(variant, variant), variant, target, model, res,
+                             hardened(elf, target),
+                             res["sampling"] or ("exhaustive" if model == "skip" or bits == "all"
+                                                 else f"{bits} bits per instruction, seed {seed}"),
+                             log, f"m4 {variant}"))
     return rows
 
 
-def open_cycles(elf, target, workdir):
+def make_row(impl, variant, target, model, res, is_hardened, sampling, log=None, label="",
+             function=None):
+    """The faults.json row of one M4 campaign (function: the row's name if not
+    mb_<target>), logged with its exploits when log is given."""
+    row = F.result_row(TARGET, impl, variant, target, model, res, is_hardened,
+                       res["window_instructions"], res["faulted_functions"], sampling)
+    if function:
+        row["function"] = function
+    if "correct" in res:
+        row["correct"] = res["correct"]
+    row["simulator_crashes"] = res["simulator_crashes"]
+    if log:
+        F.log_row(log, label, row)
+        for e in row["exploits"]:
+            log(f"    {e}")
+    return row
+
+
+def unfaulted_cycles(elf, workdir, blob, ok, what):
     """Modelled cycles (the cycle model, sim/m4/machine.py) the firmware measures around
-    one open of a genuine 64-byte box (checked: returns 0 and releases the plaintext)."""
+    its call in one unfaulted run with fault_input = blob; ok(console) must hold."""
     from .elf import patch_elf
     from .sim.m4 import machine
-    img = patch_elf(elf, Path(workdir) / f"genuine-{Path(elf).parent.name}-{Path(elf).stem}.elf",
-                    "fault_input", F.genuine_input(target))
+    img = patch_elf(elf, Path(workdir) / f"{what}-{Path(elf).parent.name}-{Path(elf).stem}.elf",
+                    "fault_input", blob)
     r = machine.run(img)
     text = r.stdout.decode(errors="replace")
-    ret, m = F.parse_output(text) or (None, None)
-    if r.exit_code != 0 or ret != "0" or m != F.MSG:
-        raise RuntimeError(f"genuine open failed on {elf}: {r.error}\n{text}")
+    if r.exit_code != 0 or not ok(text):
+        raise RuntimeError(f"{what} failed on {elf}: {r.error}\n{text}")
     return int(re.search(r"^cycles (\d+)$", text, re.M).group(1))
+
+
+def open_cycles(elf, target, workdir):
+    """Cycles of one open of a genuine 64-byte box (checked: returns 0 and releases the
+    plaintext)."""
+    return unfaulted_cycles(elf, workdir, F.genuine_input(target),
+                            lambda text: F.parse_output(text) == ("0", F.MSG), "genuine")
 
 
 def bench(argv=None):
@@ -374,23 +457,19 @@ def bench(argv=None):
 def _own(row, target, p256=False):
     """Whether a faults.json row or cost row belongs to a step: the chip's open rows
     (bench) or its P-256 ones (bench_p256)."""
-    return row.get("target") == target and \
-        row.get("function", "").startswith("mb_p256_ecdh") == p256
+    fn = row.get("function", "")
+    if fn.startswith(("mb_x25519", "mb_box_stream_final")):
+        return False             # bench-faults-x25519-m4's rows (fault_x25519.py)
+    return row.get("target") == target and fn.startswith("mb_p256_ecdh") == p256
 
 
 def ecdh_cycles(elf, workdir):
-    """Modelled cycles (the cycle model) the firmware measures around one mb_p256_ecdh
-    of p256_input() (checked: returns 0 and OpenSSL's secret)."""
-    from .elf import patch_elf
-    from .sim.m4 import machine
+    """Cycles of one mb_p256_ecdh of p256_input() (checked: returns 0 and OpenSSL's
+    secret)."""
     blob, want = p256_input()
-    img = patch_elf(elf, Path(workdir) / f"ecdh-{Path(elf).parent.name}-{Path(elf).stem}.elf",
-                    "fault_input", blob)
-    r = machine.run(img)
-    text = r.stdout.decode(errors="replace")
-    if r.exit_code != 0 or classify_p256(0, text, want) != ("correct", False):
-        raise RuntimeError(f"ECDH failed on {elf}: {r.error}\n{text}")
-    return int(re.search(r"^cycles (\d+)$", text, re.M).group(1))
+    return unfaulted_cycles(elf, workdir, blob,
+                            lambda text: classify_p256(0, text, want) == ("correct", False),
+                            "ecdh")
 
 
 def bench_p256(argv=None):
@@ -417,6 +496,8 @@ def bench_p256(argv=None):
                 rows += campaign_rows(v, P256, ("skip", "flip", "load"), seed=a.seed,
                                       jobs=a.jobs, log=log, unhardened=unh,
                                       samples=a.unhardened_samples if unh else a.samples)
+                rows += campaign_rows(v, P256_OFF, ("skip", "flip", "load"), seed=a.seed,
+                                      jobs=a.jobs, log=log, unhardened=unh)
             c_after = ecdh_cycles(image(v, True, P256), d)
             c_before = ecdh_cycles(image(v, False, P256), d)
             cost.append(F.cost_row(v, VARIANTS[v], "mb_p256_ecdh (one shared secret)",
@@ -427,8 +508,8 @@ def bench_p256(argv=None):
         a.out, rows, cost, lambda r: _own(r, TARGET, True), TITLE, "P-256",
         "P-256 ECDH on the Cortex-M4 (motebox fault --chip m4 --target p256_ecdh): a "
         "valid key, faults sampled uniformly over the whole call (fixed seed), "
-        "exploitable = 0 returned with a secret other than OpenSSL's, or output "
-        "released with -1")
+        "exploitable = 0 returned with a secret other than OpenSSL's, or -1 with bytes "
+        "two words or more away from both zero and OpenSSL's secret (classify_p256)")
     log(f"wrote {out}")
     return 0
 
@@ -439,7 +520,7 @@ def main(argv=None):
     ap.add_argument("--variant", action="append", help="build/m4/<variant> (default O2, O2-asm)")
     ap.add_argument("--unhardened", action="store_true",
                     help="fault-unhardened.elf (MB_FAULT_HARDENED=0) instead of fault.elf")
-    ap.add_argument("--target", action="append", choices=sorted(F.TARGETS) + [P256])
+    ap.add_argument("--target", action="append", choices=sorted(F.TARGETS) + list(P256_TARGETS))
     ap.add_argument("--samples", type=int,
                     help=f"p256_ecdh: faults per model (default {P256_SAMPLES})")
     ap.add_argument("--models", default="skip,flip")
@@ -451,9 +532,7 @@ def main(argv=None):
                     help="write the counted instructions (index pc dest load) and stop")
     ap.add_argument("--json")
     a = ap.parse_args(argv)
-    models = [m.strip() for m in a.models.split(",") if m.strip()]
-    if any(m not in F.MODELS for m in models):
-        ap.error(f"models: {', '.join(F.MODELS)}")
+    models = F.parse_models(ap, a.models)
     if a.bits != "all" and not (a.bits.isdigit() and 1 <= int(a.bits) <= 32):
         ap.error("--bits: 1..32 or all")
     functions = None
@@ -462,8 +541,8 @@ def main(argv=None):
     variants = a.variant or [v for v in VARIANTS if _dir(v).exists()]
     if a.fault_list:
         t = (a.target or ["secretbox_open"])[0]
-        if t == P256:
-            ap.error("--fault-list: not for the sampled p256_ecdh target")
+        if t in P256_TARGETS:
+            ap.error("--fault-list: not for the p256_ecdh targets")
         inj = injector(image(variants[0], not a.unhardened), t, functions)
         Path(a.fault_list).write_text("".join(c.line() + "\n" for c in inj.listing))
         print(f"fault-window: {len(inj.listing)}")
@@ -474,11 +553,7 @@ def main(argv=None):
             rows += campaign_rows(v, t, models, a.bits, a.seed, a.jobs, functions,
                                   log=lambda s: print(s, flush=True), unhardened=a.unhardened,
                                   samples=a.samples)
-    if a.json:
-        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
-        print(f"wrote {a.json}")
-    return 1 if any(r["exploitable"] for r in rows) else 0
+    return F.finish_cli(rows, a.json)
 
 
 def _dir(variant):

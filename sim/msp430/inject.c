@@ -13,6 +13,7 @@
 #include "fault.h"
 #include "inject.h"
 #include "sim.h"
+#include "snap.h"
 
 inject_t INJ;
 int inj_mem;
@@ -22,6 +23,7 @@ int inj_loaded;
 int inj_load_bit;
 
 static uint32_t saved[16];
+static uint64_t console_at_fault; // console bytes when the fault was injected
 static int watching, target;
 
 // --fault-batch: the faults sorted by index, the next one due, the results file.
@@ -169,6 +171,16 @@ int inject_before(uint32_t pc)
         return 0;
     }
     if (!counted(pc)) return 0;
+    if (snap_every && INJ.count % snap_every == 0) {
+        if (!snap_reading) snap_write();
+        // after the fault, nothing printed since: an equal state runs on as the
+        // unfaulted run does, so this run's outcome is the reference's (snap.h)
+        else if (INJ.done && INJ.count > INJ.at && M.console_bytes == console_at_fault &&
+                 snap_equal(INJ.count)) {
+            fflush(stdout);
+            exit(ST_CONVERGED);
+        }
+    }
     while (batch_next < nbatch && batch[batch_next].at == INJ.count)
         if (batch_fork(&batch[batch_next++])) break; // the child: carries that fault
     while (batch_next < nbatch && batch[batch_next].at < INJ.count) batch_next++; // cannot happen: sorted
@@ -199,6 +211,7 @@ void inject_after(void)
         fprintf(INJ.list, "%llu %05x %d %d\n", (unsigned long long)INJ.count, M.pc0, dest, inj_loaded);
     if (target) {
         INJ.done = 1;
+        console_at_fault = M.console_bytes;
         if (INJ.kind == INJ_SKIP) {
             memcpy(M.r, saved, sizeof saved);
             M.r[0] = inj_pc_next;
@@ -240,6 +253,7 @@ uint32_t inject_load(uint32_t v, int bits)
 
 void inject_finish(void)
 {
+    snap_close();
     if (batch_out) batch_finish();
     if (INJ.want_count) fprintf(stderr, "fault-window: %llu\n", (unsigned long long)INJ.count);
     if (INJ.list) {

@@ -19,6 +19,7 @@
 #include "profile.h"
 #include "report.h"
 #include "sim.h"
+#include "snap.h"
 #include "trace.h"
 
 #define LEAK_DEFAULT_SAMPLES 10000000 // --leak-samples: 40 MB of float32
@@ -61,6 +62,10 @@ static void help(void)
            "                        per line 'line status nbytes' and that run's console\n"
            "  --fault-ref-cycles N  with --fault-batch: the unfaulted run's cycles; a fault's\n"
            "                        run stops after 4x what was left of them, plus 1,000,000\n"
+           "  --fault-snap-out FILE --fault-snap-every K  (unfaulted run) write the whole\n"
+           "                        machine state before every K-th counted instruction\n"
+           "  --fault-snap-in FILE  (faulted runs) a run whose state equals FILE's at such an\n"
+           "                        instruction after its fault ends there, status 212\n"
            "  The injection is reported on stderr: 'fault-injected: ...'.\n"
            "Leakage model (docs/SIDE_CHANNELS.md), one sample per instruction:\n"
            "  --leak FILE           write the samples to FILE (float32 little-endian): the\n"
@@ -88,7 +93,7 @@ static void help(void)
            "  204 stack overflow: SP below               209 the program hangs (jump to itself\n"
            "      SIM_STACK_LIMIT or the image's data        with GIE = 0, CPUOFF)\n"
            "  205 multiplier misuse                      210 a section outside RAM/FRAM\n"
-           "  211 power cut (--power-cut N; nvm.h)\n",
+           "  211 power cut (--power-cut N; nvm.h)      212 converged (--fault-snap-in)\n",
            USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES, INJ_MAX_RANGES, LEAK_DEFAULT_SAMPLES);
     exit(0);
 }
@@ -190,7 +195,8 @@ static void boot(void)
 int main(int argc, char **argv)
 {
     const char *elf = NULL, *trace_path = NULL, *profile_path = NULL, *fault_list = NULL;
-    const char *batch_in = NULL, *batch_out = NULL;
+    const char *batch_in = NULL, *batch_out = NULL, *snap_out = NULL, *snap_in = NULL;
+    uint64_t snap_k = 0;
     uint64_t batch_ref = 0;
     int trace_hash = 0, profile = 0, profile_took_elf = 0;
     M.max_cycles = SIM_DEFAULT_MAX_CYCLES;
@@ -241,6 +247,14 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--fault-batch") && i + 2 < argc) {
             batch_in = argv[++i];
             batch_out = argv[++i];
+        } else if (!strcmp(a, "--fault-snap-out") && i + 1 < argc) {
+            snap_out = argv[++i];
+            INJ.enabled = 1;
+        } else if (!strcmp(a, "--fault-snap-every") && i + 1 < argc) {
+            snap_k = parse_count(argv[++i]);
+        } else if (!strcmp(a, "--fault-snap-in") && i + 1 < argc) {
+            snap_in = argv[++i];
+            INJ.enabled = 1;
         } else if (!strcmp(a, "--fault-ref-cycles") && i + 1 < argc) {
             batch_ref = parse_count(argv[++i]);
         } else if (!strcmp(a, "--fault-skip") && i + 1 < argc) {
@@ -319,6 +333,17 @@ int main(int argc, char **argv)
     if (batch_in) {
         const char *err = INJ.kind != INJ_NONE || fault_list ? "--fault-batch takes no other --fault-skip/flip/load/list"
                                                              : inject_batch_open(batch_in, batch_out, batch_ref);
+        if (err) {
+            fprintf(stderr, "msp430sim: %s\n", err);
+            return ST_USAGE;
+        }
+    }
+    if (snap_out || snap_in) { // after elf_load: the record holds the memory map's pages
+        const char *err = (snap_out && snap_in) || (snap_out && (INJ.kind != INJ_NONE || batch_in)) ||
+                                  (snap_in && fault_list) || (!snap_out) != (!snap_k)
+                              ? "--fault-snap-out K (unfaulted) or --fault-snap-in (faulted), not both"
+                          : snap_out ? snap_open_out(snap_out, snap_k)
+                                     : snap_open_in(snap_in);
         if (err) {
             fprintf(stderr, "msp430sim: %s\n", err);
             return ST_USAGE;

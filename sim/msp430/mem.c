@@ -11,6 +11,12 @@
 // Plain registers for peripherals we do not model (writes kept, reads return them).
 static uint8_t periph_regs[0x1000];
 
+const uint8_t *periph_state(size_t *n)
+{
+    *n = sizeof periph_regs;
+    return periph_regs;
+}
+
 static void map(uint32_t lo, uint32_t hi, int kind)
 {
     for (uint32_t p = lo >> 8; p < (hi >> 8); p++) page_kind[p] = (uint8_t)kind;
@@ -48,7 +54,10 @@ static uint16_t sim_ctl_read(uint32_t a)
 static void sim_ctl_write(uint32_t a, uint16_t v)
 {
     switch (a & ~1u) {
-    case SIM_CONSOLE: putchar(v & 0xFF); break;
+    case SIM_CONSOLE:
+        putchar(v & 0xFF);
+        M.console_bytes++;
+        break;
     case SIM_EXIT:
         M.halted = 1;
         M.exit_status = v & 0xFF;

@@ -5,6 +5,7 @@
 #ifndef MSP430SIM_MEM_H
 #define MSP430SIM_MEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fault.h"
@@ -21,6 +22,7 @@
 #define SIM_STACK_LIMIT 0x0FF8u
 
 void mem_init(void);
+const uint8_t *periph_state(size_t *n); // the plain peripheral registers (snap.c)
 uint16_t slow_read16(uint32_t a);
 uint8_t slow_read8(uint32_t a);
 void slow_write16(uint32_t a, uint16_t v);

@@ -45,6 +45,12 @@ void mpy_reset(void)
     memset(&P, 0, sizeof P);
 }
 
+const uint8_t *mpy_state(size_t *n)
+{
+    *n = sizeof P;
+    return (const uint8_t *)&P;
+}
+
 static int mode_signed(void) { return (P.ctl & 0x10u) != 0; }
 static int mode_acc(void) { return (P.ctl & 0x20u) != 0; }
 

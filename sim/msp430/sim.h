@@ -28,6 +28,7 @@ enum {
     ST_HANG = 209,      // jump-to-self or CPUOFF with no interrupt source
     ST_MAP = 210,       // a section of the image lies outside RAM/FRAM
     ST_POWERCUT = 211,  // --power-cut: the power was cut (nvm.h)
+    ST_CONVERGED = 212, // a faulted run's state equals the unfaulted run's (snap.h)
 };
 
 // The default cycle budget: 4.3x the longest run of the repository's firmware (the
@@ -54,6 +55,7 @@ typedef struct {
     int stack_auto;        // 1: stack_limit came from stack_floor, not the program
     uint32_t sp_min, sp_max;
     uint16_t cyc_hi_latch;
+    uint64_t console_bytes; // bytes written to SIM_CONSOLE (snap.h compares it)
     int mpy16;             // 1: only the 16-bit multiplier registers exist
     int trace;             // 1: hash (and maybe write) the execution trace
     FILE *trace_file;

@@ -21,10 +21,14 @@ enum { X25519_X2, X25519_Z2, X25519_X3, X25519_Z3, X25519_T0, X25519_T1 };
  * this interface.)
  * Pre: bit 255 of k is 0; w[0..3], x1, z1 are outputs of mb_fe25519_mul/sqr/frombytes/set
  * (the add/sub input rule of fe25519.h).
+ * Returns 1; with MB_FAULT_HARDENED_X25519 (util/fault.h), 0 when the steps counted
+ * apart are not 255 or the swaps do not bring R0 back to (x2 : z2) (a fault), and
+ * used[32] = the scalar rebuilt from the swaps actually done (bits 254..0), for the
+ * caller to compare with the one it meant (unused when not hardened).
  * CT: k, w, x1, z1 secret; each swap is a mask of k_i xor k_(i+1) ([DS16]), bits are
  * read at public positions. Whether z1 is NULL is public. */
-void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
-                            const fe25519 *z1);
+uint32_t mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
+                                const fe25519 *z1, uint8_t used[32]);
 
 /* out = u([k]P) for the u-coordinate u (bit 255 ignored, values >= p reduced), canonical
  * little-endian; all zero for the neutral element. rnd == NULL: plain ladder from
@@ -41,5 +45,20 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
  * CT: k, rnd, out are secret; u is public. */
 void mb_x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32],
                           const uint8_t *rnd);
+
+/* Portable backend only (not with MB_ASM_CORTEX_M4 / MB_ASM_MSP430X, whose assembly
+ * replaces mb_x25519_scalarmult whole): as mb_x25519_scalarmult, and returns 1, or with
+ * MB_FAULT_HARDENED_X25519 0 when a fault check fails (docs/FAULTS.md, "X25519"): the
+ * ladder's own (step count, swaps), the final R0 and R1 satisfying the Kummer relation
+ * of a difference u decoded again from u's bytes, out * z(R0) = x(R0), z(R0) nonzero
+ * (so 0 for a low-order u too) and R1 not (0 : 0). chk[32] (hardened only) = the
+ * scalar the ladder used (rebuilt from its swaps) XOR the result it encoded XOR the
+ * bytes of u it read: the caller checks out ^ chk against k and u as it meant them,
+ * which a result written to a faulted address or a ladder run on a faulted k or u
+ * pointer fails. Pre and CT as above (out may alias
+ * u; chk secret). */
+uint32_t mb_x25519_scalarmult_checked(uint8_t out[32], const uint8_t k[32],
+                                      const uint8_t u[32], const uint8_t *rnd,
+                                      uint8_t chk[32]);
 
 #endif

@@ -5,6 +5,7 @@
 #include "field/fe25519_ops.h"   /* r64: the field ops inlined into the loop */
 #include "util/ct.h"
 #include "util/backend.h"
+#include "util/fault.h"
 
 /* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
  * (util/backend.h). */
@@ -21,11 +22,25 @@
  * starting it on a 64-byte line made every placement tried equally fast. */
 __attribute__((aligned(64)))
 #endif
-void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
-                            const fe25519 *z1)
+uint32_t mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1,
+                                const fe25519 *z1, uint8_t used[32])
 {
     uint32_t swap = 0, bit;
     int t;
+#if MB_FAULT_HARDENED_X25519
+    /* A faulted loop count, bit, swap or k pointer multiplies by another scalar, with
+     * every point consistent (no curve relation sees it). The steps are counted apart
+     * from t, and the bits are rebuilt from the swap values actually passed (b ^= each
+     * swap: the bit of that step; after the final swap b is 0 again) into used, which
+     * the caller compares with the scalar it meant (x25519.c clamps sk again). The
+     * barriers keep the compiler from deriving either from t or from bit.
+     * CT: k, c, b, used secret; the count is public. */
+    uint32_t steps = 0, b = 0, c, bad;
+    int i;
+    for (i = 0; i < 32; i++) used[i] = 0;
+#else
+    (void)used;
+#endif
 #if FE_OPS_INLINE
     /* r64 (field ops inlined): the state in locals that nothing else can alias, so the
      * compiler keeps limbs in registers across operations (measured faster than
@@ -51,6 +66,12 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
         swap ^= bit;
         fe_cswap(x2, x3, swap);
         fe_cswap(z2, z3, swap);
+#if MB_FAULT_HARDENED_X25519
+        c = ct_barrier32(swap);
+        b ^= c;                                  /* the bit this step used */
+        used[t >> 3] |= (uint8_t)(b << (t & 7));
+        steps = ct_barrier32(steps + 1u);
+#endif
         swap = bit;
 
         fe_add(t0, x2, z2);             /* t0 = A */
@@ -74,6 +95,13 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
     }
     fe_cswap(x2, x3, swap);
     fe_cswap(z2, z3, swap);
+#if MB_FAULT_HARDENED_X25519
+    b ^= ct_barrier32(swap);                     /* back to 0: R0 left in (x2 : z2) */
+    bad = ct_nonzero32((steps ^ 255u) | b);
+    c = b = 0;
+    MB_BARRIER(c);
+    MB_BARRIER(b);
+#endif
 
 #if FE_OPS_INLINE
     w[X25519_X2] = l[X25519_X2]; w[X25519_Z2] = l[X25519_Z2];
@@ -85,5 +113,10 @@ void mb_x25519_ladder_steps(fe25519 w[6], const uint8_t k[32], const fe25519 *x1
     swap = bit = 0;
     MB_BARRIER(swap);
     MB_BARRIER(bit);
+#if MB_FAULT_HARDENED_X25519
+    return 1u ^ bad;
+#else
+    return 1;
+#endif
 }
 #endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

@@ -98,16 +98,33 @@ static MB_NOINLINE void remask(uint8_t *out, size_t len, uint8_t mask)
     size_t i;
     for (i = 0; i < len; i++) out[i] &= mask;
 }
+
+/* release_check: after both masks, shared is exactly x's encoding masked by the
+ * verdicts, encoded again here. Any single fault in the mask passes (a flipped load or
+ * AND, a skipped store) changes at most one word of shared, after every computation:
+ * it shows here, and the call returns -1 (the bytes stay as the faulted pass left
+ * them: clearing them would branch on the outcome). Returns 1 (pass) or 0.
+ * CT: shared, x, mask secret. */
+static MB_NOINLINE uint32_t release_check(const uint8_t shared[32], const fep256 *x,
+                                          uint8_t mask)
+{
+    uint8_t b[32];
+    uint32_t d = 0;
+    int i;
+    mb_fep256_tobytes(b, x);
+    for (i = 0; i < 32; i++) d |= (uint32_t)(shared[i] ^ (b[i] & mask));
+    mb_wipe(b, sizeof b);
+    return 1u ^ ct_nonzero32(d);
+}
 #endif
 
 /* CT: sk, rnd and the shared point are secret; pk is public, so decoding it may branch.
  * sk's validity is handled as in mb_p256_base. Hardened (MB_FAULT_HARDENED): the output
  * is released through two masks, the first from every check, the second from the
- * verdicts in memory (1 = pass, 0 until each check stores its own); the return value is
- * computed from the verdicts last (as box.c's open_masked: a skipped store, load,
- * decrement or OR leaves -1). Not covered: a fault in the masks' last pass over the
- * output itself (a check after it could only return -1 with the bytes left: wiping
- * them then would branch on the outcome, which the library never does). */
+ * verdicts in memory (1 = pass, 0 until each check stores its own), then checked
+ * (release_check: a fault in a mask pass returns -1); the return value is computed
+ * from the verdicts last (as box.c's open_masked: a skipped store, load, decrement or
+ * OR leaves -1). */
 static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, size_t pklen,
                 const uint8_t *rnd)
 {
@@ -117,7 +134,7 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     uint32_t ok;
 #if MB_FAULT_HARDENED
     uint32_t ok1, ok2;
-    volatile uint32_t verdict[3];
+    volatile uint32_t verdict[4];
 #endif
     if (pk == NULL || mb_p256_decode(&P, pk, pklen) != 0) {
         mb_wipe(shared, 32);
@@ -127,6 +144,7 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     verdict[0] = 0;
     verdict[1] = 0;
     verdict[2] = 0;
+    verdict[3] = 0;
 #endif
     ok = mb_p256_scalar_ok(sk);
 #if MB_FAULT_HARDENED
@@ -143,6 +161,8 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     verdict[2] = ok2 & 1u;
     keep_if(shared, 32, ok & ok1 & ok2);
     remask(shared, 32, (uint8_t)ct_mask32(verdict[0] & verdict[1] & verdict[2]));
+    verdict[3] = release_check(shared, &x,
+                               (uint8_t)ct_mask32(verdict[0] & verdict[1] & verdict[2])) & 1u;
 #else
     keep_if(shared, 32, ok);
 #endif
@@ -150,7 +170,8 @@ static int ecdh(uint8_t shared[32], const uint8_t sk[32], const uint8_t *pk, siz
     mb_wipe(&x, sizeof x);
     mb_wipe(k, sizeof k);
 #if MB_FAULT_HARDENED
-    return ((int)verdict[0] - 1) | ((int)verdict[1] - 1) | ((int)verdict[2] - 1);
+    return ((int)verdict[0] - 1) | ((int)verdict[1] - 1) | ((int)verdict[2] - 1) |
+           ((int)verdict[3] - 1);
 #else
     return (int)ok - 1;
 #endif

@@ -7,6 +7,8 @@
 #include "util/ct.h"
 #include "sym/salsa20.h"
 #include "sym/poly1305.h"
+#include "util/fault.h"
+#include <limits.h>
 
 /* The private layout behind mb_box_stream. ks holds the current keystream block, of
  * which ks[pos..64) is still unused; in holds the counter of the next block. check says
@@ -147,16 +149,114 @@ int mb_box_stream_update(mb_box_stream *s, uint8_t *c, const uint8_t *m, size_t 
     return 0;
 }
 
-/* FINALIZE. CT: the state secret; all of it is wiped (which also ends the stream). */
+#if MB_FAULT_HARDENED_STREAM
+/* 1 if the 16 bytes at a and b are equal and not all zero, else 0 (a correct tag is 0
+ * with probability 2^-128; both computations give 0 on a wiped state, which a faulted
+ * return address into final's start reached). Out of line (util/fault.h): the two
+ * comparisons of final stay apart. CT: a, b secret until released. */
+static MB_NOINLINE uint32_t tag_equal(const uint8_t a[16], const uint8_t b[16])
+{
+    uint32_t d = 0, nz = 0;
+    int i;
+    for (i = 0; i < 16; i++) {
+        d |= (uint32_t)(a[i] ^ b[i]);
+        nz |= a[i];
+    }
+    return (1u ^ ct_nonzero32(d)) & ct_nonzero32(nz);
+}
+
+/* tag[i] = t1[i] & mask, then tag2[i] &= t2[i] & mask2, tag and tag2 being the same
+ * buffer passed twice (so that each pass has its own pointer): a byte whose first AND a
+ * fault skipped is still cleared, and whatever the first pass wrote (from a faulted
+ * source pointer: other memory; through a faulted destination pointer: bytes of t1
+ * moved) keeps only the bits of t2 at its place: never more than the tag's bits.
+ * CT: t1, t2, masks secret. */
+static MB_NOINLINE void tag_release(uint8_t tag[16], uint8_t tag2[16], const uint8_t t1[16],
+                                    const uint8_t t2[16], uint8_t mask, uint8_t mask2)
+{
+    int i;
+    MB_NO_UNROLL
+    for (i = 0; i < 16; i++) tag[i] = t1[i] & mask;
+#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
+    {   /* four words at fixed offsets: no loop pointer whose faulted bit moves the rest
+         * of the pass (the campaign found one) */
+        typedef uint32_t __attribute__((aligned(1), may_alias)) uword;
+        uword *w = (uword *)(void *)tag2;
+        const uword *v = (const uword *)(const void *)t2;
+        uint32_t m2 = ct_mask32(mask2);
+        w[0] &= v[0] & m2;
+        w[1] &= v[1] & m2;
+        w[2] &= v[2] & m2;
+        w[3] &= v[3] & m2;
+    }
+#else
+    MB_NO_UNROLL
+    for (i = 0; i < 16; i++) tag2[i] &= t2[i] & mask2;
+#endif
+}
+#endif
+
+/* whether tag_release's second pass is four words at fixed offsets (else byte loops) */
+#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
+#define STREAM_RELEASE_WORDS 1
+#else
+#define STREAM_RELEASE_WORDS 0
+#endif
+
+/* FINALIZE. Hardened (MB_FAULT_HARDENED_STREAM, util/fault.h; docs/FAULTS.md "Stream
+ * final"): the tag is computed twice, from the state and from a copy of it taken
+ * before (a fault in either computation, such as a skipped addition of s that would
+ * release h, material for the Poly1305 key, or in the copy makes them differ),
+ * released through two masks, the second from the comparison's verdict in volatile
+ * memory (0 until stored), and the released tag is compared again with the second one
+ * (a fault in the release itself then returns -1); the return value is computed from
+ * both verdicts last.
+ * CT: the state secret; all of it is wiped (which also ends the stream). */
 int mb_box_stream_final(mb_box_stream *s, uint8_t tag[16])
 {
+#if MB_FAULT_HARDENED_STREAM
+    poly1305_state mac2;
+    uint8_t t1[16], t2[16];
+    uint32_t ok;
+    volatile uint32_t verdict[2];
+    /* the caller's tag pointer kept in memory from the entry: the release and the last
+     * comparison go through it, not through a register copy of tag (the campaign found
+     * a flipped copy that sent the release 8 bytes off) */
+    uint8_t *volatile tag_at = tag;
+    verdict[0] = 0;
+    verdict[1] = 0;
+#endif
     if (!state_ok(s, STATE_SEAL)) {
         mb_wipe(tag, 16);
         return -1;
     }
+#if MB_FAULT_HARDENED_STREAM
+    mb_copy((uint8_t *)&mac2, (const uint8_t *)&state_of(s)->mac, sizeof mac2);
+    mb_poly1305_final(&state_of(s)->mac, t1);
+    mb_poly1305_final(&mac2, t2);
+    ok = tag_equal(t1, t2);
+    verdict[0] = ok & 1u;
+    mb_wipe(s, sizeof *s);
+    tag_release(tag_at, tag_at, t1, t2, (uint8_t)ct_mask32(ok),
+                (uint8_t)ct_mask32(verdict[0]));
+#if STREAM_RELEASE_WORDS
+    verdict[1] = tag_equal(tag_at, t2) & 1u;
+#else
+    /* the release's byte loops (16-bit int): a skipped pointer move of the second pass
+     * wrote t2 itself, so the tag is compared with t1 too; and tag_at with the argument
+     * (a skipped store or a faulted copy or wipe over the frame sent the whole release
+     * to another address; MSP430 campaign, docs/FAULTS.md) */
+    verdict[1] = tag_equal(tag_at, t2) & tag_equal(tag_at, t1) &
+                 (uint32_t)(tag_at == tag) & 1u;
+#endif
+    mb_wipe(t1, sizeof t1);
+    mb_wipe(t2, sizeof t2);
+    return ((int)verdict[0] - 1) | ((int)verdict[1] - 1);
+#else
     mb_poly1305_final(&state_of(s)->mac, tag);
     mb_wipe(s, sizeof *s);
     return 0;
+#endif
 }
 
 /* ---- receiving stream: authenticate everything, then decrypt ------------------------ */

@@ -10,6 +10,15 @@
 #define MB_FAULT_HARDENED 1
 #endif
 
+/* The checks of mb_x25519 (MB_FAULT_HARDENED_X25519) and of mb_box_stream_final
+ * (MB_FAULT_HARDENED_STREAM), docs/FAULTS.md: on with MB_FAULT_HARDENED unless set. */
+#ifndef MB_FAULT_HARDENED_X25519
+#define MB_FAULT_HARDENED_X25519 MB_FAULT_HARDENED
+#endif
+#ifndef MB_FAULT_HARDENED_STREAM
+#define MB_FAULT_HARDENED_STREAM MB_FAULT_HARDENED
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define MB_NOINLINE __attribute__((noinline))
 #else

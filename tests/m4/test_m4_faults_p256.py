@@ -75,7 +75,18 @@ def test_classify_p256():
     assert FM.classify_p256(0, con("0", want), want) == ("correct", False)
     assert FM.classify_p256(0, con("-1", bytes(32)), want) == ("error", False)
     assert FM.classify_p256(0, con("0", other), want) == ("wrong", True)
-    assert FM.classify_p256(0, con("-1", want), want) == ("wrong", True)
+    # -1 with bytes of another result is exploitable; -1 with the correct secret or
+    # zero, one word changed (a fault in the release after every check), is not
+    another = bytes(x ^ 0x5A for x in want)
+    assert FM.classify_p256(0, con("-1", another), want) == ("wrong", True)
+    assert FM.classify_p256(0, con("-1", want), want) == ("wrong", False)
+    one_word = bytes(4 * [0xA5]) + want[4:]
+    assert FM.classify_p256(0, con("-1", one_word), want) == ("wrong", False)
+    assert FM.classify_p256(0, con("-1", bytes(28) + b"\x01\x02\x03\x04"), want) == \
+        ("wrong", False)
+    two_words = bytes(4 * [0xA5]) + want[4:28] + bytes(4 * [0x5A])
+    assert FM.classify_p256(0, con("-1", two_words), want) == ("wrong", True)
+    assert FM.classify_p256(0, con("0", one_word), want) == ("wrong", True)
     assert FM.classify_p256(0, con("other", want), want) == ("wrong", False)
     assert FM.classify_p256(0, con("0", bytes(32)), want) == ("wrong", True)
     assert FM.classify_p256(1, con("0", other), want) == ("crash", False)
@@ -113,3 +124,34 @@ def test_p256_campaign_unhardened_finds_exploitable():
     res = _campaign(False)
     assert res["skip"]["exploitable"] > 0 and res["flip"]["exploitable"] > 0, \
         {m: r["exploitable"] for m, r in res.items()}
+
+
+def test_classify_p256_off_curve():
+    blob, want = FM.p256_input(off_curve=True)
+    assert want == bytes(32) and blob[32] == 4
+    # OpenSSL refuses the key (p256_input checks it); the valid key differs in y only
+    assert blob[:65] == FM.p256_input()[0][:65] and blob[65:] != FM.p256_input()[0][65:]
+
+    def con(ret, m):
+        return f"return {ret}\nout {m.hex()}\ncycles 0\n"
+    some = bytes(range(1, 33))
+    assert FM.classify_p256_off_curve(0, con("-1", bytes(32))) == ("error", False)
+    assert FM.classify_p256_off_curve(0, con("0", bytes(32))) == ("wrong", True)
+    assert FM.classify_p256_off_curve(0, con("-1", some)) == ("wrong", True)
+    assert FM.classify_p256_off_curve(0, con("-1", bytes(28) + b"\x01\x02\x03\x04")) == \
+        ("wrong", False)
+    assert FM.classify_p256_off_curve(0, con("-1", bytes.fromhex("64000020") * 8)) == \
+        ("wrong", False)                              # a faulted wipe: one word repeated
+    assert FM.classify_p256_off_curve(1, con("0", some)) == ("crash", False)
+
+
+def test_p256_off_curve_skips_exhaustive():
+    """Every instruction of the refusal of an off-curve key skipped in turn: never
+    accepted by the hardened build; the unhardened one runs the multiplication on the
+    invalid point (a skipped branch of the decoding) and returns 0."""
+    hard = FM.campaign(_image(True), FM.P256_OFF, "skip", seed=18, jobs=1)
+    assert hard["sampling"].startswith("exhaustive") and hard["faults"] > 1000
+    assert hard["exploitable"] == 0, hard["exploits"]
+    assert hard["error"] > hard["faults"] // 2
+    soft = FM.campaign(_image(False), FM.P256_OFF, "skip", seed=18, jobs=1)
+    assert soft["exploitable"] > 0

@@ -257,14 +257,15 @@ __attribute__((noinline)) static void below(int from, int to)
         mb_fep256_sqr(h, v); below(82, 18);
         mb_fep256_sqr_n(h, v, 3); below(84, 20);
         for (i = 0; i < 288; i++) w[i] = v[i & 63];
-        mb_p256_ladder_loop(w, v + 64); below(94, 30); below(24, 22); below(20, 18);""",
+        mb_p256_ladder_loop(w, v + 64); below(136, 72); below(68, 16);""",
                   name="wipe")
     rnd = random.Random(11)
     r = fw.run(v=le(rnd.randrange(P)) + le(rnd.randrange(P)) + rnd.getrandbits(257).to_bytes(36, "little"))
     assert r.sim.returncode == 0, r.sim.error
-    # loop: the kernels' frame below two return addresses; in the loop's own frame the
-    # shifted word of kw (sp-24) and the previous bit (sp-20)
-    assert len(r.out["below"]) == 6
+    # loop: the kernels' frame below two return addresses, and the loop's own 52-byte
+    # frame below its 7 saved registers (the shifted word of kw, the previous bit and,
+    # hardened, the rebuilt scalar and the swap record)
+    assert len(r.out["below"]) == 5
     for b in r.out["below"]:
         assert b == bytes(len(b)), b.hex()
 

@@ -4,8 +4,8 @@ libsodium and OpenSSL made by tests/target/gen_vectors.py) as firmware on the si
 MSP430FR5969, with the 32-bit multiplier (--mpy 32) and with the 16-bit one (--mpy 16),
 portable C and, when mk/msp430.mk names the board's chip (MSP430_ARCH), with its assembly.
 Built by `make msp430`: build/msp430/mpy{32,16}[-Os][-asm]/suite.elf (every suite but
-P-256) and suite-p256.elf (the P-256 suites: all of them do not fit the 48 KB of FRAM in
-one image). One simulator run per image, one test per suite so each verdict is visible.
+P-256 and the stream), suite-p256.elf (the P-256 suites) and suite-stream.elf (the stream
+suite): all of them do not fit the 48 KB of FRAM in one image. One simulator run per image, one test per suite so each verdict is visible.
 An assembly image missing while the board names a chip fails (it is not skipped)."""
 import fcntl
 import json
@@ -20,16 +20,19 @@ from motebox_tools.boards import msp430 as t430
 HAVE_P256 = bool(list((REPO / "src" / "proto").glob("p256*.c")))
 SUITES = ["rfc7748", "rfc7748_iterated", "wycheproof_x25519", "nacl_x25519", "x25519_alias",
           "nacl_x25519_base", "rfc7539_poly1305", "nacl_secretbox", "nacl_secretbox_open",
-          "nacl_box", "nacl_box_open", "nacl_stream"]
+          "nacl_box", "nacl_box_open"]
+STREAM_SUITES = ["nacl_stream"]
 P256_SUITES = ["wycheproof_p256", "ossl_p256_ecdh", "ossl_p256_base", "ossl_p256_encode"]
-FIRMWARE = {"suite": SUITES, "suite-p256": P256_SUITES if HAVE_P256 else []}
+FIRMWARE = {"suite": SUITES, "suite-p256": P256_SUITES if HAVE_P256 else [],
+            "suite-stream": STREAM_SUITES}
 # (firmware, variant). The default run covers every suite with both multipliers at -O2
 # except portable P-256 with the 16-bit multiplier; that one and the -Os images are
 # opt-in (-m slow): each portable one costs about a minute of simulation, and the
 # multiplier runtime they add is checked on its own by test_msp430_runtime.py. The
 # assembly builds at -O2 run whole (both images, both multipliers: seconds each).
 IMAGES = [(fw, v) for v in t430.variants() for fw in FIRMWARE if FIRMWARE[fw]]
-FAST = {("suite", "mpy32"), ("suite", "mpy16"), ("suite-p256", "mpy32")} | \
+FAST = {("suite", "mpy32"), ("suite", "mpy16"), ("suite-p256", "mpy32"),
+        ("suite-stream", "mpy32"), ("suite-stream", "mpy16")} | \
     {(fw, v) for fw in FIRMWARE for v in t430.variants(asm=True) if t430.VARIANTS[v].opt == "O2"}
 
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include "motebox.h"
 #include "hal.h"
-#include "common/tprint.h"
+#include "fault_common.h"
 
 #define FAULT_BOX_BYTES 80 /* 16-byte tag + 64-byte message */
 
@@ -27,14 +27,6 @@ struct fault_input {
     uint8_t box[FAULT_BOX_BYTES];
 };
 __attribute__((used)) const volatile struct fault_input fault_input = { 1, {0}, {0}, {9}, {0}, {0} };
-
-/* Window markers: the injector counts instructions only between these calls. noinline
- * and a volatile store so that each is a real call at a known address. */
-volatile uint32_t fault_marker;
-__attribute__((noinline)) void fault_begin(void);
-__attribute__((noinline)) void fault_end(void);
-void fault_begin(void) { fault_marker = 1; }
-void fault_end(void) { fault_marker = 2; }
 
 static uint8_t key[32], nonce[24], pk[32], sk[32], box[FAULT_BOX_BYTES];
 static uint8_t m[FAULT_BOX_BYTES]; /* zero: any nonzero byte after an open was released */
@@ -69,12 +61,6 @@ int main(void)
         tp_str("unknown op\n");
         return 2;
     }
-    tp_str("return ");
-    tp_str(r == 0 ? "0" : r == -1 ? "-1" : "other");
-    tp_str("\nout ");
-    tp_hex(m, FAULT_BOX_BYTES - 16);
-    tp_str("\ncycles ");
-    tp_u32(t1 - t0);
-    tp_nl();
+    fault_report(r, m, FAULT_BOX_BYTES - 16, t1 - t0);
     return 0;
 }

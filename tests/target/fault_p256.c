@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "motebox.h"
 #include "hal.h"
-#include "common/tprint.h"
+#include "fault_common.h"
 
 /* Patched by the host (motebox_tools/fault_m4.py); volatile so it is read, not folded. */
 struct fault_p256_input {
@@ -17,13 +17,6 @@ struct fault_p256_input {
     uint8_t pk[65];
 };
 __attribute__((used)) const volatile struct fault_p256_input fault_input = { {1}, {4} };
-
-/* Window markers, as in fault.c: real calls at known addresses. */
-volatile uint32_t fault_marker;
-__attribute__((noinline)) void fault_begin(void);
-__attribute__((noinline)) void fault_end(void);
-void fault_begin(void) { fault_marker = 1; }
-void fault_end(void) { fault_marker = 2; }
 
 static uint8_t sk[32], pk[65];
 static uint8_t shared[32]; /* zero: a nonzero byte after a refused call was released */
@@ -40,12 +33,6 @@ int main(void)
     r = mb_p256_ecdh(shared, sk, pk, 65);
     fault_end();
     t1 = hal_cycles();
-    tp_str("return ");
-    tp_str(r == 0 ? "0" : r == -1 ? "-1" : "other");
-    tp_str("\nout ");
-    tp_hex(shared, 32);
-    tp_str("\ncycles ");
-    tp_u32(t1 - t0);
-    tp_nl();
+    fault_report(r, shared, 32, t1 - t0);
     return 0;
 }

@@ -11,6 +11,9 @@
 #include "suite.h"
 #include "suite_vectors.h"
 
+#ifndef MBT_NO_STREAM
+#define MBT_NO_STREAM 0
+#endif
 #ifndef MB_HAVE_P256
 #define MB_HAVE_P256 0
 #endif
@@ -282,6 +285,7 @@ static void run_box(void)
     suite_end();
 }
 
+#if !MBT_NO_STREAM
 static void run_stream(void)
 {
     mb_box_stream s;
@@ -315,6 +319,7 @@ static void run_stream(void)
     }
     suite_end();
 }
+#endif
 
 /* ---- P-256 ------------------------------------------------------------------------- */
 #if MB_HAVE_P256
@@ -406,7 +411,9 @@ int main(void)
     run_poly1305();
     run_secretbox();
     run_box();
+#if !MBT_NO_STREAM      /* the MSP430 runs it in an image of its own (check/suite_stream.c) */
     run_stream();
+#endif
 #if MB_HAVE_P256
     run_p256_ecdh("wycheproof_p256", mbt_wycheproof_p256, mbt_wycheproof_p256_count);
     run_p256_ecdh("ossl_p256_ecdh", mbt_ossl_p256_ecdh, mbt_ossl_p256_ecdh_count);

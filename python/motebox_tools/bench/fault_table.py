@@ -33,10 +33,17 @@ def fault_table(result):
                      f"{_n(before['exploitable']) if before else '—'} | "
                      f"{_n(after['exploitable']) if after else '—'} |")
     if result.get("cost"):
-        lines += ["", "| chip | build | operation | cycles unhardened | cycles hardened | cost |",
-                  "|---|---|---|---|---|---|"]
+        # code bytes: the rows that measured them (fault_x25519.py), "—" elsewhere
+        code = any("code_hardened" in c for c in result["cost"])
+        lines += ["", "| chip | build | operation | cycles unhardened | cycles hardened | cost |"
+                  + (" code unhardened | code hardened |" if code else ""),
+                  "|---|---|---|---|---|---|" + ("---|---|" if code else "")]
         for c in result["cost"]:
+            extra = ""
+            if code:
+                extra = " " + " | ".join(_n(c[k]) if k in c else "—"
+                                         for k in ("code_unhardened", "code_hardened")) + " |"
             lines.append(f"| {c.get('target', 'msp430')} | {c['impl']} | {c['function']} | "
                          f"{_n(c['cycles_unhardened'])} | "
-                         f"{_n(c['cycles_hardened'])} | {c['overhead_percent']:+.2f}% |")
+                         f"{_n(c['cycles_hardened'])} | {c['overhead_percent']:+.2f}% |" + extra)
     return "\n".join(lines)

@@ -355,18 +355,21 @@ class Injector:
 
     def _in_it(self, idx):
         """Whether counted instruction idx is an IT instruction or in the block of one
-        (an IT counted up to four instructions before, at consecutive addresses)."""
+        (an IT counted up to four instructions before, whose block's addresses, decoded
+        from the IT on, include idx's: an instruction of the block whose condition
+        failed is not counted, so the counted ones need not be consecutive)."""
         c = self.listing[idx]
         if c.text.startswith("it"):
             return True
-        addr = c.pc
         for k in range(idx - 1, max(-1, idx - 5), -1):
             p = self.listing[k]
-            if p.pc + p.size != addr:
-                return False
             if p.text.startswith("it"):
-                return idx - k <= len(p.text.split()[0]) - 1     # "itte": 3 instructions
-            addr = p.pc
+                addr = p.pc + p.size
+                for _ in range(len(p.text.split()[0]) - 1):    # "itte": 3 instructions
+                    if addr == c.pc:
+                        return True
+                    addr += self.decode(addr)[0]
+                return False
         return False
 
     def _step(self, pc):
