@@ -276,7 +276,7 @@ def bench(argv=None):
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--samples", type=int, default=SAMPLES)
     ap.add_argument("--unhardened-samples", type=int, default=200)
-    ap.add_argument("--portable-samples", type=int, default=1000)
+    ap.add_argument("--portable-samples", type=int, default=SAMPLES)   # the goal: 20,000
     ap.add_argument("--portable-unhardened-samples", type=int, default=100)
     ap.add_argument("--variants", default="mpy32-asm,mpy32")
     ap.add_argument("--seed", type=int, default=18)

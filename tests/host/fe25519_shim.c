@@ -32,6 +32,7 @@ void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t
                 const uint8_t *rnd)
 {
     fe25519 w[6], x1, lambda;
+    uint8_t used[32];       /* the swaps the ladder did (fault hardening): unused here */
     mb_fe25519_frombytes(&x1, u);
     mb_fe25519_set(&w[X25519_Z2], 0);
     if (rnd) {
@@ -47,12 +48,12 @@ void fet_ladder(uint8_t x[32], uint8_t z[32], const uint8_t k[32], const uint8_t
         mb_fe25519_mul(&x1, &x1, &lambda);
         w[X25519_X3] = x1;
         w[X25519_Z3] = lambda;
-        mb_x25519_ladder_steps(w, k, &x1, &lambda);
+        (void)mb_x25519_ladder_steps(w, k, &x1, &lambda, used);
     } else {
         mb_fe25519_set(&w[X25519_X2], 1);
         w[X25519_X3] = x1;
         mb_fe25519_set(&w[X25519_Z3], 1);
-        mb_x25519_ladder_steps(w, k, &x1, 0);
+        (void)mb_x25519_ladder_steps(w, k, &x1, 0, used);
     }
     mb_fe25519_tobytes(x, &w[X25519_X2]);
     mb_fe25519_tobytes(z, &w[X25519_Z2]);
