@@ -185,6 +185,7 @@ $(MSP430_DIR)/$(3)/obj/fault-unhardened/%.S.o: %.S $(MSP430_PLAT)/board.h $$(MSP
 	@mkdir -p $$(@D)
 	$(MSP430_CC) $$(MSP430_CF_$(3)) -I$(MSP430_PLAT) -DMB_FAULT_HARDENED=0 -c $$< -o $$@
 $(MSP430_DIR)/$(1)/fault-p256-unhardened.elf: $(addprefix $(MSP430_DIR)/$(3)/,$(MSP430_FW_OBJ_fault-p256)) $$(MSP430_UNH_OBJ_$(1)) $(MSP430_DIR)/$(3)/libmotebox.a $(MSP430_DIR)/rt/$(2)/libfr5969.a $(MSP430_PLAT)/fr5969_framdata.ld
+	@mkdir -p $$(@D)
 	$(MSP430_LD) -T $(MSP430_PLAT)/fr5969_framdata.ld $(MSP430_LDFLAGS) -o $$@ $$(filter %.o,$$^) $(MSP430_DIR)/$(3)/libmotebox.a $(MSP430_DIR)/rt/$(2)/libfr5969.a
 MSP430_ALL += $(MSP430_DIR)/$(1)/fault-p256-unhardened.elf
 endef

@@ -28,8 +28,10 @@ $(MSP430_DIR)/$(1)/fault-x25519.elf: $$(MSP430_FX_FW_$(1)) $$(MSP430_FX_LINK_$(1
 	@mkdir -p $$(@D)
 	$(MSP430_LD) -T $(MSP430_FX_LDS) $(MSP430_LDFLAGS) -Map $$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) $$(MSP430_FX_LINK_$(1))
 $(MSP430_DIR)/$(1)/fault-x25519-unhardened.elf: $$(MSP430_FX_FW_$(1)) $$(MSP430_FX_UNH_$(1)) $$(MSP430_FX_LINK_$(1)) $(MSP430_FX_LDS)
+	@mkdir -p $$(@D)
 	$(MSP430_LD) -T $(MSP430_FX_LDS) $(MSP430_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(MSP430_FX_LINK_$(1))
 $(MSP430_DIR)/$(1)/fault-x25519-dual.elf: $$(MSP430_FX_FW_$(1)) $(MSP430_DIR)/$(3)/obj/fault-dual/x25519.o $$(MSP430_FX_LINK_$(1)) $(MSP430_FX_LDS)
+	@mkdir -p $$(@D)
 	$(MSP430_LD) -T $(MSP430_FX_LDS) $(MSP430_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(MSP430_FX_LINK_$(1))
 MSP430_FX_ELFS += $(MSP430_DIR)/$(1)/fault-x25519.elf $(MSP430_DIR)/$(1)/fault-x25519-unhardened.elf
 endef
