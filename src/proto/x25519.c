@@ -21,13 +21,9 @@ static const uint8_t base_u[32] = { 9 };
 #define X25519_NOINLINE
 #endif
 
-/* MB_FAULT_HARDENED_X25519_TWICE (default 0; with MB_FAULT_HARDENED_X25519): with an
- * assembly backend, whose mb_x25519_scalarmult has no internal checks, mb_x25519
- * computes the result twice and compares (twice the cost, hence a switch of its own;
- * docs/FAULTS.md, "X25519"). */
-#ifndef MB_FAULT_HARDENED_X25519_TWICE
-#define MB_FAULT_HARDENED_X25519_TWICE 0
-#endif
+/* MB_FAULT_HARDENED_X25519_TWICE (util/fault.h): with an assembly backend, whose
+ * mb_x25519_scalarmult has no internal checks, mb_x25519 computes the result twice and
+ * compares (twice the cost, hence a switch of its own; docs/FAULTS.md, "X25519"). */
 #define X25519_ASM (MB_ASM_CORTEX_M4 || MB_ASM_MSP430X)
 
 /* e = sk clamped (RFC 7748). CT: sk, e secret; fixed bit operations. */

@@ -6,14 +6,28 @@
 #ifndef MB_UTIL_FAULT_H
 #define MB_UTIL_FAULT_H
 
+#include "util/backend.h"
+
 #ifndef MB_FAULT_HARDENED
 #define MB_FAULT_HARDENED 1
 #endif
 
 /* The checks of mb_x25519 (MB_FAULT_HARDENED_X25519) and of mb_box_stream_final
- * (MB_FAULT_HARDENED_STREAM), docs/FAULTS.md: on with MB_FAULT_HARDENED unless set. */
+ * (MB_FAULT_HARDENED_STREAM), docs/FAULTS.md: on with MB_FAULT_HARDENED unless set,
+ * except X25519 on the whole-assembly backends (arch/cortex-m4, arch/msp430x): their
+ * ladders have no checks inside, so there only the two computations of
+ * MB_FAULT_HARDENED_X25519_TWICE (default 0: twice the cycles) protect X25519; the
+ * wrapper's checks alone stopped nothing the campaigns count and cost code and stack
+ * (the X25519 code and stack goals of both chips), so they come only with it. */
+#ifndef MB_FAULT_HARDENED_X25519_TWICE
+#define MB_FAULT_HARDENED_X25519_TWICE 0
+#endif
 #ifndef MB_FAULT_HARDENED_X25519
+#if MB_ASM_CORTEX_M4 || MB_ASM_MSP430X
+#define MB_FAULT_HARDENED_X25519 (MB_FAULT_HARDENED && MB_FAULT_HARDENED_X25519_TWICE)
+#else
 #define MB_FAULT_HARDENED_X25519 MB_FAULT_HARDENED
+#endif
 #endif
 #ifndef MB_FAULT_HARDENED_STREAM
 #define MB_FAULT_HARDENED_STREAM MB_FAULT_HARDENED
