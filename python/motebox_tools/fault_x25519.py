@@ -98,10 +98,6 @@ def target_input(target):
     return blob, want
 
 
-def _words_apart(a, b):
-    return sum(a[i:i + 4] != b[i:i + 4] for i in range(0, len(a), 4))
-
-
 def classify(status, stdout, want):
     """crash | error | correct | wrong, and whether it is exploitable (module doc)."""
     out = F.parse_output(stdout) if status == 0 else None
@@ -113,7 +109,7 @@ def classify(status, stdout, want):
     if ret == "-1" and not any(m):
         return "error", False
     cleared = all(x & ~w == 0 for x, w in zip(m, want))   # want with bits cleared
-    other = _words_apart(m, bytes(len(m))) >= 2 and _words_apart(m, want) >= 2
+    other = M.words_apart(m, bytes(len(m))) >= 2 and M.words_apart(m, want) >= 2
     return "wrong", ret == "0" or (other and not cleared)
 
 
@@ -290,13 +286,22 @@ def _own(row):
         row.get("function", "").startswith(("mb_x25519", "mb_box_stream_final"))
 
 
+def x25519_checked(variant, build):
+    """Whether the build's mb_x25519 carries the checks: not the assembly backends'
+    default build (util/fault.h: only with the two computations), which is then the
+    unhardened one again."""
+    return build != "unhardened" and _has(image(variant, build), "result_check")
+
+
 def plan_builds(variants):
     """(variant, build, target) of the bench: X25519 (sampled, and its own code
-    exhaustive) on every build (the dual one on the assembly variant), the stream final
-    on the hardened and unhardened ones."""
+    exhaustive) on every build that differs (the dual one on the assembly variant, whose
+    default build has no X25519 checks), the stream final on the hardened and unhardened
+    ones."""
     out = []
     for v in variants:
-        builds = ["unhardened", "hardened"] + (["dual"] if (image_exists(v, "dual")) else [])
+        builds = ["unhardened"] + (["hardened"] if x25519_checked(v, "hardened") else []) + \
+            (["dual"] if (image_exists(v, "dual")) else [])
         for b in builds:
             out.append((v, b, "x25519"))
             out.append((v, b, "x25519_own"))
@@ -347,7 +352,8 @@ def bench(argv=None):
             for t in (t for t in targets if t != "x25519_own"):
                 before = call_cycles(image(v, "unhardened"), t, d)
                 for b in ("hardened", "dual"):
-                    if (b == "dual" and t != "x25519") or not image_exists(v, b):
+                    if (b == "dual" and t != "x25519") or not image_exists(v, b) or \
+                            (t == "x25519" and not x25519_checked(v, b)):
                         continue
                     after = call_cycles(image(v, b), t, d)
                     impl = M.VARIANTS[v] + (DUAL_IMPL if b == "dual" else "")
