@@ -240,28 +240,11 @@ class Campaign:
         """One simulator process for many faults (--fault-batch: it forks at each fault's
         instruction, so the work before it, an X25519 in a box open, runs once):
         the (class, exploitable) of each."""
-        import subprocess
-        # a fault that loops ends as a crash: after 4 times what the unfaulted run had
-        # left from the fault's point (--fault-ref-cycles), and never after this
-        budget = str(self.cycles * 4 + 1_000_000)
-        with tempfile.TemporaryDirectory(prefix="batch-", dir=self.workdir) as d:
-            src, dst = Path(d) / "in", Path(d) / "out"
-            src.write_text("".join(self.batch_line(o) + "\n" for _, o in todo))
-            p = subprocess.run(self.base + ["--max-cycles", budget, "--fault-ref-cycles",
-                                            str(self.cycles), "--fault-batch", str(src),
-                                            str(dst), str(self.elf)],
-                               capture_output=True, timeout=3600)
-            data = dst.read_bytes() if dst.exists() else b""
-        if p.returncode != 0 and not data:
-            raise RuntimeError(f"fault batch on {self.elf}: status {p.returncode}: "
-                               f"{p.stderr.decode(errors='replace')[-500:]}")
-        out, pos = [], 0
-        for k in range(len(todo)):
-            nl = data.index(b"\n", pos)
-            line, status, n = data[pos:nl].split()
-            assert int(line) == k, "fault batch results out of order"
-            text = data[nl + 1:nl + 1 + int(n)].decode(errors="replace")
-            pos = nl + 1 + int(n)
+        # a fault that loops ends as a crash (run_fault_batch's budget)
+        runs = run_fault_batch(self.base, self.elf, self.cycles, self.workdir,
+                               [self.batch_line(o) for _, o in todo], timeout=3600)
+        out = []
+        for status, text in runs:
             out.append(("crash", False) if int(status) < 0 else classify(int(status), text))
         return out
 
@@ -364,6 +347,35 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
                 for e in row["exploits"]:
                     log(f"    {e}")
         return rows
+
+
+def run_fault_batch(base, elf, cycles, workdir, lines, extra=(), timeout=3600):
+    """One `msp430sim --fault-batch` process (base: the simulator's command and options)
+    for the faults of `lines`: it forks at each fault's instruction, so the work before
+    it runs once. The budget of a faulted run is 4 times what the unfaulted run (cycles)
+    had left from the fault's point (--fault-ref-cycles), at most 4 cycles + 1,000,000.
+    Returns [(status, console)] in the order of lines."""
+    import subprocess
+    budget = str(cycles * 4 + 1_000_000)
+    with tempfile.TemporaryDirectory(prefix="batch-", dir=workdir) as d:
+        src, dst = Path(d) / "in", Path(d) / "out"
+        src.write_text("".join(line + "\n" for line in lines))
+        p = subprocess.run(list(base) + ["--max-cycles", budget, "--fault-ref-cycles",
+                                         str(cycles), *extra, "--fault-batch", str(src),
+                                         str(dst), str(elf)],
+                           capture_output=True, timeout=timeout)
+        data = dst.read_bytes() if dst.exists() else b""
+    if p.returncode != 0 and not data:
+        raise RuntimeError(f"fault batch on {elf}: status {p.returncode}: "
+                           f"{p.stderr.decode(errors='replace')[-500:]}")
+    out, pos = [], 0
+    for k in range(len(lines)):
+        nl = data.index(b"\n", pos)
+        line, status, n = data[pos:nl].split()
+        assert int(line) == k, "fault batch results out of order"
+        out.append((int(status), data[nl + 1:nl + 1 + int(n)].decode(errors="replace")))
+        pos = nl + 1 + int(n)
+    return out
 
 
 def parse_models(ap, text):

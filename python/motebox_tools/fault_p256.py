@@ -176,27 +176,10 @@ class P256Campaign:
 
     def run_batch(self, model, faults):
         """One simulator process: [(status, console)] in the order of faults."""
-        budget = str(self.cycles * 4 + 1_000_000)
-        with tempfile.TemporaryDirectory(prefix="batch-", dir=self.workdir) as d:
-            src, dst = Path(d) / "in", Path(d) / "out"
-            src.write_text("".join(f"{model} {i}" + ("" if model == "skip" else f" {b}") + "\n"
-                                   for i, b in faults))
-            p = subprocess.run(self.base + ["--max-cycles", budget, "--fault-ref-cycles",
-                                            str(self.cycles), "--fault-snap-in", str(self.snap),
-                                            "--fault-batch", str(src), str(dst), str(self.elf)],
-                               capture_output=True, timeout=4 * 3600)
-            data = dst.read_bytes() if dst.exists() else b""
-        if p.returncode != 0 and not data:
-            raise RuntimeError(f"fault batch on {self.elf}: status {p.returncode}: "
-                               f"{p.stderr.decode(errors='replace')[-500:]}")
-        out, pos = [], 0
-        for k in range(len(faults)):
-            nl = data.index(b"\n", pos)
-            line, status, n = data[pos:nl].split()
-            assert int(line) == k, "fault batch results out of order"
-            out.append((int(status), data[nl + 1:nl + 1 + int(n)].decode(errors="replace")))
-            pos = nl + 1 + int(n)
-        return out
+        return F.run_fault_batch(
+            self.base, self.elf, self.cycles, self.workdir,
+            [f"{model} {i}" + ("" if model == "skip" else f" {b}") for i, b in faults],
+            extra=("--fault-snap-in", str(self.snap)), timeout=4 * 3600)
 
     def run(self, model, samples, seed=18, jobs=1, chunk=400, log=None):
         """Counts by class (crash, error, correct, wrong), converged runs, exploitable
