@@ -393,3 +393,46 @@ def test_store_batches_exactly_once_and_window(db_url):
          (b, 6, b"b6")]
     assert {n.name: n.high_water for n in store.nodes()} == {"a": 2**64 - 2, "b": 6}
     store.close()
+
+
+def test_sqlite_wal_starts_again_under_constant_writing(tmp_path):
+    """The gateway's checkpointing (store_sqlite.checkpointer / finish_checkpoint): the
+    background thread asks for a reset once the WAL's live part passes the reset size;
+    the checkpoint run between two batches copies every frame, so the next batches
+    write the WAL from its start again (the file does not grow), and every reading
+    stays stored."""
+    import os
+    from motebox_tools.gateway.store_sqlite import SqliteStore
+    path = str(tmp_path / "wal.db")
+    store = SqliteStore(path, gateway=True)
+    node = store.add_node(bytes(range(32)), "a")
+    counter = 0
+
+    def batches(n):
+        nonlocal counter
+        for _ in range(n):
+            batch = [(node, counter + j + 1, bytes(600), bytes(65)) for j in range(20)]
+            counter += 20
+            assert store.store(batch) == [("stored", None)] * 20
+
+    try:
+        batches(50)                              # ~0.7 MB of rows, no checkpoint yet
+        size = os.path.getsize(path + "-wal")
+        assert store.finish_checkpoint()
+        batches(50)                              # written from the start: about
+        again = os.path.getsize(path + "-wal")   # the same size, not twice it
+        assert again < size * 5 // 4
+        batches(50)                              # without a reset it grows by as much
+        assert os.path.getsize(path + "-wal") > again + size // 2
+        ck = store.checkpointer(interval=0.01, reset_bytes=64 << 10)
+        try:
+            deadline = time.monotonic() + 30
+            while not ck.wants_reset and time.monotonic() < deadline:
+                batches(1)
+            assert ck.wants_reset
+        finally:
+            ck.stop.set()
+            ck.join(5)
+        assert store.count() == counter
+    finally:
+        store.close()

@@ -40,6 +40,10 @@ class SqliteBackend:
         self.ck = self.s.checkpointer()
 
     async def store(self, items):
+        if self.ck.wants_reset:     # the WAL is long: let a checkpoint catch up first
+            if await asyncio.get_running_loop().run_in_executor(
+                    self.pool, self.s.finish_checkpoint):
+                self.ck.wants_reset = False
         results = self.s.store(items)
         self._committed += 1
         return results, self._until_durable(self._committed)
