@@ -264,9 +264,9 @@ class Gateway:
         self.sock.bind((self.host, self.port))
         self.port = self.sock.getsockname()[1]
         self.sock.setblocking(False)
-        # The registry, the keys and the modules are long-lived: out of the cyclic
-        # collector's scans, whose full passes over them were pauses of milliseconds in
-        # the latency tail under load.
+        # The registry, the keys and the modules live as long as the process: kept out
+        # of the cyclic collector's passes, which would otherwise walk them all again
+        # and again while the loop waits.
         gc.collect()
         gc.freeze()
         writer = asyncio.ensure_future(self._writer())
