@@ -66,8 +66,12 @@ void mb_p256_base_madd(fep256 Q[3], const fep256 P[2], fep256 t[6]);
 /* ---- p256_ladder.c: the ladder's two steps (arch/<chip>/ may replace the file) ---- */
 
 /* The ladder's state: two co-Z points (X, Y only; Z is implicit) and scratch space.
- * Assembly relies on this layout: R[0].x, R[0].y, R[1].x, R[1].y, t[0..4], 32 bytes each. */
-typedef struct { p256_point R[2]; fep256 t[5]; } p256_ladder;
+ * Assembly relies on this layout: R[0].x, R[0].y, R[1].x, R[1].y, t[0..4], 32 bytes each.
+ * steps (after them, so no offset moves): the portable steps (p256_ladder.c) add 1 to
+ * it each, for the caller to count the steps done on its own state (docs/FAULTS.md:
+ * a loop whose state pointer a fault moved goes on elsewhere, with every check of
+ * its own passing); the assembly steps leave it alone. */
+typedef struct { p256_point R[2]; fep256 t[5]; uint32_t steps; } p256_ladder;
 
 /* Swap R[0] and R[1] if bit == 1, then XYCZ-ADDC (Rivain, Algorithm 9; 5M + 3S):
  * (R[0], R[1]) <- (R[0] - R[1], R[0] + R[1]), co-Z with Z multiplied by x1 - x0.

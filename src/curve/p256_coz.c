@@ -36,7 +36,7 @@
 #if !MB_ASM_CORTEX_M4
 
 /* arch/cortex-m4/p256_ladder.S addresses the ladder state by fixed offsets (p256.h). */
-typedef char p256_ladder_layout_check[sizeof(p256_ladder) == 9 * 32 ? 1 : -1];
+typedef char p256_ladder_layout_check[offsetof(p256_ladder, steps) == 9 * 32 ? 1 : -1];
 
 /* n, 2n and 3n as little-endian 32-bit words. */
 static const uint32_t N1[9] = {
@@ -182,6 +182,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     }
     recode(kw, &flip, k, halve);
 
+    w.steps = 0;
     xycz_idbl(&w.R[0], &w.R[1], &base); /* bit 257 of k' is 1: R0 = P, R1 = 2P */
     if (rnd) randomize(&w.R[0], &w.R[1], rnd);
 
@@ -222,6 +223,14 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     recode(kw2, &flip2, k, halve);
     d = flip2 ^ flip;
     for (i = 0; i < 9; i++) d |= kw2[i] ^ kw[i];
+#if !MB_ASM_MSP430X
+    /* Every step of the loop and the last two ran on this w (p256.h). A loop whose
+     * pointer to w a fault moved (a stray store into a saved register) went on with
+     * the other state, rebuilding and checking the same bits: this w kept the points
+     * of an earlier step, consistent, hence a valid point of a shorter scalar. The
+     * assembly loop (arch/msp430x) keeps w in its frame and checks every step's. */
+    d |= w.steps ^ (2u * 256u + 2u);
+#endif
     d = ct_nonzero32(d);
     mb_wipe(den, sizeof *den);
     mb_fep256_cmov(&R->x, den, d);

@@ -7,6 +7,7 @@
  * CT: no branch or index on the state or the swap bit; masked swap only.
  */
 #include "curve/p256.h"
+#include "util/ct.h"
 #include "util/backend.h"
 
 /* Replaced whole by arch/cortex-m4/ or arch/msp430x/ when that backend is active
@@ -67,10 +68,12 @@ void mb_p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit)
     mb_fep256_cswap(&w->R[0].x, &w->R[1].x, bit);
     mb_fep256_cswap(&w->R[0].y, &w->R[1].y, bit);
     xycz_addc(&w->R[0], &w->R[1], w->t);
+    w->steps = ct_barrier32(w->steps + 1u);    /* p256.h: counted on the state itself */
 }
 
 void mb_p256_ladder_add(p256_ladder *w)
 {
     xycz_add(&w->R[1], &w->R[0], w->t);
+    w->steps = ct_barrier32(w->steps + 1u);
 }
 #endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

@@ -10,6 +10,9 @@ ECDH on the MSP430"; python/motebox_tools/fault_p256.py, msp430sim --fault-snap-
 - the ladder loop's hardening of the assembly build (arch/msp430x/p256_ladder.S): a
   skipped loop-count decrement multiplies by another scalar, accepted (exploitable) when
   unhardened, refused (-1, zeros) when hardened;
+- the portable loop's state pointer: a skipped spill of it, which sent the steps to
+  other memory with every check of the loop passing, is refused by the caller's count
+  of the steps done on its own state;
 - a short sample (20 faults per model) over the whole call: no exploitable outcome on the
   hardened assembly build, some on the unhardened one (so the check can fail)."""
 import subprocess
@@ -128,6 +131,34 @@ def test_ladder_loop_count_fault(tmp_path):
         (status, text), = c.run_batch("skip", [(_loop_count_skip(c), 0)])
         got = classify_p256(status, text, c.want)
         assert got == (("error", False) if hardened else ("wrong", True)), (hardened, text)
+
+
+def test_portable_loop_state_pointer_fault(tmp_path):
+    """The portable build's ladder loop (src/curve/p256_ladder_loop.c, -O2) keeps w in
+    its frame: a skipped spill of it at the entry sends all 256 steps to whatever the
+    slot held, while the loop's own checks (steps, bits rebuilt from its swaps) pass and
+    the caller's state keeps its first points, a valid point of a short scalar: 0 and a
+    wrong secret before the caller counted the steps done on its own state (p256.h's
+    `steps`, found by the campaign as a stray wipe store into that slot). Now -1."""
+    try:
+        elf = P.image("mpy32", True)
+    except FileNotFoundError as e:
+        pytest.fail(str(e))
+    c = P.P256Campaign(elf, 32, tmp_path)
+    lo, size = symbol(c.elf, "mb_p256_ladder_loop")
+    code = read_bytes(c.elf, lo, size)
+    # the prologue: push (one word each), sub #N, r1, mov r13, x(r1), mov r12, x(r1)
+    # (MOV r12 to an indexed destination: 0x4c81 and the offset word)
+    k, n = 0, 0
+    while code[k:k + 2] != bytes.fromhex("814c"):
+        k += 2 if code[k + 1] == 0x12 else 4          # push rN; the others take a word
+        n += 1
+        assert k < 40, "no spill of w in mb_p256_ladder_loop's prologue"
+    p = _sim(*c.base[1:], "--fault-range", f"{lo:#x}:{lo + size:#x}", "--fault-skip", n,
+             c.elf)
+    assert f"skip #{n} at {lo + k:#07x}".encode() in p.stderr, p.stderr
+    assert classify_p256(p.returncode, p.stdout.decode(), c.want) == ("error", False), \
+        p.stdout
 
 
 @pytest.mark.parametrize("hardened", [True, False])

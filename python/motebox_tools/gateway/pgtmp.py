@@ -60,9 +60,15 @@ class TempPostgres:
         if not os.path.exists(self.data):
             self._run(tool("initdb"), "-D", self.data, "-A", "trust", "-U", "postgres", "--no-sync",
                       "-E", "UTF8")
+        # wal_init_zero=off: a new cluster has no WAL segments to recycle, so under load
+        # it creates one every couple of seconds, and zero-filling 16 MB held commits
+        # for tens of ms (the whole p99 at 20,000 readings/s); a server that has run a
+        # while recycles its segments. Off, a new segment gets its size without the
+        # zeros; what they buy is disk space reserved ahead (a full disk then shows at a
+        # WAL write, not at the segment's creation). Every commit is still flushed.
         opts = (f"-p {self.port} -k {self.dir} -c listen_addresses='' "
                 f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=40 "
-                f"-c shared_buffers=64MB")
+                f"-c shared_buffers=64MB -c wal_init_zero=off")
         self._run(tool("pg_ctl"), "-D", self.data, "-o", opts, "-l", os.path.join(self.dir, "log"),
                   "-w", "-t", "30", "start")
         return self
