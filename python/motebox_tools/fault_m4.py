@@ -486,8 +486,11 @@ def bench_p256(argv=None):
     ap.add_argument("--samples", type=int, default=P256_SAMPLES)
     ap.add_argument("--unhardened-samples", type=int, default=500)
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help="the builds to run (their rows only are replaced)")
     a = ap.parse_args(argv)
-    variants = [v for v in VARIANTS if (m4.build_dir() / v / "fault-p256.elf").exists()]
+    variants = [v for v in a.variants.split(",")
+                if v in VARIANTS and (m4.build_dir() / v / "fault-p256.elf").exists()]
     rows, cost = [], []
     log = lambda s: print(s, flush=True)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="motebox-fault-p256-") as d:
@@ -505,7 +508,8 @@ def bench_p256(argv=None):
             log(f"m4 {v}: ECDH {c_before} -> {c_after} cycles "
                 f"({cost[-1]['overhead_percent']:+.2f}%)")
     out = F.merge_results(
-        a.out, rows, cost, lambda r: _own(r, TARGET, True), TITLE, "P-256",
+        a.out, rows, cost, lambda r: _own(r, TARGET, True) and r.get("variant") in variants,
+        TITLE, "P-256",
         "P-256 ECDH on the Cortex-M4 (motebox fault --chip m4 --target p256_ecdh): a "
         "valid key, faults sampled uniformly over the whole call (fixed seed), "
         "exploitable = 0 returned with a secret other than OpenSSL's, or -1 with bytes "
