@@ -25,7 +25,7 @@ void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9])
      * (the barriers keep the compiler from deriving either from i or from bit); on a
      * difference the ladder's points become (0, 0), so the result is off the curve and
      * p256_ecdh.c's check refuses it. CT: kw, c, rec secret; the count is public. */
-    uint32_t steps = 0, bad, b = 0, rec[9] = { 0 };
+    uint32_t steps = 0, bad, b = 0, pos, rec[9] = { 0 };
     fep256 zero;
 #endif
     for (i = 256; i >= 1; i--) {
@@ -35,8 +35,14 @@ void mb_p256_ladder_loop(p256_ladder *w, const uint32_t kw[9])
         swap = bit;
         mb_p256_ladder_add(w);
 #if MB_FAULT_HARDENED
-        b ^= c;                                  /* the bit this step used */
-        rec[i >> 5] |= b << (i & 31);
+        /* The bit this step used, recorded at the position the step count gives (256 -
+         * steps = i, through the barrier): indexed with i's own word index, which the
+         * compiler shares with the bit's load, a flipped index (the M4 sample) read a
+         * bit of other memory and recorded it in other memory, so that rec still
+         * matched kw at the right place. */
+        b ^= c;
+        pos = 256u - steps;
+        rec[pos >> 5] |= b << (pos & 31);
         steps = ct_barrier32(steps + 1u);
 #endif
     }
