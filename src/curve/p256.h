@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/backend.h"
 #include "field/fep256.h"
 #include "curve/p256_base_table.h"
 
@@ -70,8 +71,15 @@ void mb_p256_base_madd(fep256 Q[3], const fep256 P[2], fep256 t[6]);
  * steps (after them, so no offset moves): the portable steps (p256_ladder.c) add 1 to
  * it each, for the caller to count the steps done on its own state (docs/FAULTS.md:
  * a loop whose state pointer a fault moved goes on elsewhere, with every check of
- * its own passing); the assembly steps leave it alone. */
-typedef struct { p256_point R[2]; fep256 t[5]; uint32_t steps; } p256_ladder;
+ * its own passing); not in the MSP430X assembly build, whose steps and loop are
+ * assembly (its loop keeps w in its frame and checks every step's). */
+typedef struct {
+    p256_point R[2];
+    fep256 t[5];
+#if !MB_ASM_MSP430X
+    uint32_t steps;
+#endif
+} p256_ladder;
 
 /* Swap R[0] and R[1] if bit == 1, then XYCZ-ADDC (Rivain, Algorithm 9; 5M + 3S):
  * (R[0], R[1]) <- (R[0] - R[1], R[0] + R[1]), co-Z with Z multiplied by x1 - x0.

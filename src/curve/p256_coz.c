@@ -36,7 +36,11 @@
 #if !MB_ASM_CORTEX_M4
 
 /* arch/cortex-m4/p256_ladder.S addresses the ladder state by fixed offsets (p256.h). */
+#if MB_ASM_MSP430X
+typedef char p256_ladder_layout_check[sizeof(p256_ladder) == 9 * 32 ? 1 : -1];
+#else
 typedef char p256_ladder_layout_check[offsetof(p256_ladder, steps) == 9 * 32 ? 1 : -1];
+#endif
 
 /* n, 2n and 3n as little-endian 32-bit words. */
 static const uint32_t N1[9] = {
@@ -182,7 +186,9 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     }
     recode(kw, &flip, k, halve);
 
+#if !MB_ASM_MSP430X
     w.steps = 0;
+#endif
     xycz_idbl(&w.R[0], &w.R[1], &base); /* bit 257 of k' is 1: R0 = P, R1 = 2P */
     if (rnd) randomize(&w.R[0], &w.R[1], rnd);
 
