@@ -73,10 +73,13 @@ void mb_p256_base_madd(fep256 Q[3], const fep256 P[2], fep256 t[6]);
  * a loop whose state pointer a fault moved goes on elsewhere, with every check of
  * its own passing); not in the MSP430X assembly build, whose steps and loop are
  * assembly (its loop keeps w in its frame and checks every step's). */
+#ifndef MB_P256_STEP_COUNT      /* whether the steps count themselves in `steps` */
+#define MB_P256_STEP_COUNT (!MB_ASM_MSP430X)
+#endif
 typedef struct {
     p256_point R[2];
     fep256 t[5];
-#if !MB_ASM_MSP430X
+#if MB_P256_STEP_COUNT
     uint32_t steps;
 #endif
 } p256_ladder;

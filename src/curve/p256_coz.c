@@ -36,7 +36,7 @@
 #if !MB_ASM_CORTEX_M4
 
 /* arch/cortex-m4/p256_ladder.S addresses the ladder state by fixed offsets (p256.h). */
-#if MB_ASM_MSP430X
+#if !MB_P256_STEP_COUNT
 typedef char p256_ladder_layout_check[sizeof(p256_ladder) == 9 * 32 ? 1 : -1];
 #else
 typedef char p256_ladder_layout_check[offsetof(p256_ladder, steps) == 9 * 32 ? 1 : -1];
@@ -186,7 +186,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     }
     recode(kw, &flip, k, halve);
 
-#if !MB_ASM_MSP430X
+#if MB_P256_STEP_COUNT
     w.steps = 0;
 #endif
     xycz_idbl(&w.R[0], &w.R[1], &base); /* bit 257 of k' is 1: R0 = P, R1 = 2P */
@@ -229,7 +229,7 @@ void mb_p256_scalarmult(p256_point *R, const uint8_t k[32], const p256_point *P,
     recode(kw2, &flip2, k, halve);
     d = flip2 ^ flip;
     for (i = 0; i < 9; i++) d |= kw2[i] ^ kw[i];
-#if !MB_ASM_MSP430X
+#if MB_P256_STEP_COUNT
     /* Every step of the loop and the last two ran on this w (p256.h). A loop whose
      * pointer to w a fault moved (a stray store into a saved register) went on with
      * the other state, rebuilding and checking the same bits: this w kept the points

@@ -68,12 +68,16 @@ void mb_p256_ladder_cswap_addc(p256_ladder *w, uint32_t bit)
     mb_fep256_cswap(&w->R[0].x, &w->R[1].x, bit);
     mb_fep256_cswap(&w->R[0].y, &w->R[1].y, bit);
     xycz_addc(&w->R[0], &w->R[1], w->t);
+#if MB_P256_STEP_COUNT
     w->steps = ct_barrier32(w->steps + 1u);    /* p256.h: counted on the state itself */
+#endif
 }
 
 void mb_p256_ladder_add(p256_ladder *w)
 {
     xycz_add(&w->R[1], &w->R[0], w->t);
+#if MB_P256_STEP_COUNT
     w->steps = ct_barrier32(w->steps + 1u);
+#endif
 }
 #endif /* !MB_ASM_CORTEX_M4 && !MB_ASM_MSP430X */

@@ -115,8 +115,10 @@ def compile_obj(src, flags=()):
         # src/ files are the portable reference, even those arch/msp430x/ replaces
         # (which compile to nothing under the backend's macros: src/util/backend.h).
         # mb_x25519's fault checks as the assembly build has them (util/fault.h: only
-        # with its two computations), not the portable ladder's, which are not linked.
-        flags = (*flags, "-DMB_PORTABLE", "-DMB_FAULT_HARDENED_X25519=0")
+        # with its two computations), not the portable ladder's, which are not linked;
+        # likewise P-256's: the assembly ladder steps do not count themselves (p256.h).
+        flags = (*flags, "-DMB_PORTABLE", "-DMB_FAULT_HARDENED_X25519=0",
+                 "-DMB_P256_STEP_COUNT=0")
     key = hashlib.sha256(str(src).encode() + src.read_bytes() + "\0".join(flags).encode()
                          + _headers_digest().encode()).hexdigest()[:20]
     with _lock:
