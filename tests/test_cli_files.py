@@ -31,10 +31,18 @@ def run(*args):
     return cli.main([str(a) for a in args])
 
 
+def _sigint_default():
+    # A test run started in the background (`make test &`) inherits SIGINT ignored, and
+    # Python then leaves it ignored: Ctrl-C must reach the child as it would a user's.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def motebox_proc(*args, prelude="", **kw):
-    """`motebox ARGS` in a child process (prelude: Python run before main)."""
+    """`motebox ARGS` in a child process (prelude: Python run before main), with SIGINT
+    at its default whatever this process inherited."""
     code = f"import sys\n{prelude}\nfrom motebox.cli import main\nsys.exit(main(sys.argv[1:]))"
-    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], env=ENV, **kw)
+    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], env=ENV,
+                            preexec_fn=_sigint_default, **kw)
 
 
 def motebox_run(*args, input=b"", prelude=""):
