@@ -94,11 +94,7 @@ class SqliteStore(Store):
             try:
                 while not stop.wait(interval):
                     try:
-                        # fetchall: an unfinished statement would hold a read lock,
-                        # which keeps the WAL from starting again
-                        with self._ck_lock:
-                            _busy, frames, _done = db.execute(
-                                "PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+                        _busy, frames, _done = self._passive(db)
                         if frames * frame > reset_bytes:    # the live part, not the file
                             t.wants_reset = True
                     except sqlite3.OperationalError:
@@ -113,6 +109,13 @@ class SqliteStore(Store):
         t.start()
         return t
 
+    def _passive(self, db):
+        """(busy, frames in the WAL, frames copied) of a PASSIVE checkpoint on
+        connection db, one of this process's at a time. fetchall: an unfinished
+        statement would hold a read lock, which keeps the WAL from starting again."""
+        with self._ck_lock:
+            return db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+
     def finish_checkpoint(self):
         """A PASSIVE checkpoint run while the writer waits for it (no frame arrives
         meanwhile), so it copies every frame; the next write transaction then starts
@@ -126,9 +129,7 @@ class SqliteStore(Store):
             self._ckdb = sqlite3.connect(self.path, isolation_level=None, timeout=30,
                                          check_same_thread=False)
         try:
-            with self._ck_lock:         # after the background pass, if one is running
-                busy, log, done = self._ckdb.execute(
-                    "PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+            busy, log, done = self._passive(self._ckdb)   # after the background pass
         except sqlite3.OperationalError:
             return False                # another process's checkpoint: try again later
         return not busy and log == done
