@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3294 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3310 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -26,7 +26,7 @@ mb_fe25519_mul:
         push    r12
         push    r13
         push    r14
-        sub     #114, r1
+        sub     #50, r1
         mov     0(r13), r4
         mov     2(r13), r5
         mov     4(r13), r6
@@ -63,15 +63,15 @@ mb_fe25519_mul:
         addc    #0, r9
         addc    #0, r10
         addc    #0, r11
-        mov     r4, 96(r1)
-        mov     r5, 98(r1)
-        mov     r6, 100(r1)
-        mov     r7, 102(r1)
-        mov     r8, 104(r1)
-        mov     r9, 106(r1)
-        mov     r10, 108(r1)
-        mov     r11, 110(r1)
-        mov     r15, 112(r1)
+        mov     r4, 32(r1)
+        mov     r5, 34(r1)
+        mov     r6, 36(r1)
+        mov     r7, 38(r1)
+        mov     r8, 40(r1)
+        mov     r9, 42(r1)
+        mov     r10, 44(r1)
+        mov     r11, 46(r1)
+        mov     r15, 48(r1)
         mov     0(r14), r4
         mov     2(r14), r5
         mov     4(r14), r6
@@ -108,265 +108,24 @@ mb_fe25519_mul:
         addc    #0, r9
         addc    #0, r10
         addc    #0, r11
-        xor     r15, 112(r1)
-        mov     #0, r12
-        mov     #0, r13
-        mov     #0, r14
+        xor     r15, 48(r1)
         mov     r1, r15
-        add     #96, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r4, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 64(r1)
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r5, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 66(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r6, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 68(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r7, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 70(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r8, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 72(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r9, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 74(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r10, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 76(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 78(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 80(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 82(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 84(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 86(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 88(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 90(r1)
-        mov     #0, r13
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 92(r1)
-        mov     r12, 94(r1)
+        add     #32, r15
+        call    #.Lmb_fe25519_mul8x8
+        sub     #32, r1
+        mov     82(r1), r15
+        mov     16(r15), r4
+        mov     18(r15), r5
+        mov     20(r15), r6
+        mov     22(r15), r7
+        mov     24(r15), r8
+        mov     26(r15), r9
+        mov     28(r15), r10
+        mov     30(r15), r11
+        mov     84(r1), r15
+        add     #16, r15
+        call    #.Lmb_fe25519_mul8x8
+        sub     #32, r1
         mov     114(r1), r15
         mov     0(r15), r4
         mov     2(r15), r5
@@ -377,529 +136,7 @@ mb_fe25519_mul:
         mov     12(r15), r10
         mov     14(r15), r11
         mov     116(r1), r15
-        mov     #0, r12
-        mov     #0, r13
-        mov     #0, r14
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r4, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 0(r1)
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r5, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 2(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r6, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 4(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r7, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 6(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r8, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 8(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r9, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 10(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r10, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 12(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 14(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 16(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 18(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 20(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 22(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 24(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 26(r1)
-        mov     #0, r13
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 28(r1)
-        mov     r12, 30(r1)
-        mov     114(r1), r15
-        mov     16(r15), r4
-        mov     18(r15), r5
-        mov     20(r15), r6
-        mov     22(r15), r7
-        mov     24(r15), r8
-        mov     26(r15), r9
-        mov     28(r15), r10
-        mov     30(r15), r11
-        mov     116(r1), r15
-        add     #16, r15
-        mov     #0, r12
-        mov     #0, r13
-        mov     #0, r14
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r4, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 32(r1)
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r5, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 34(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r6, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 36(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r7, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 38(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r8, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 40(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r9, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 42(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r10, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 44(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r4, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 46(r1)
-        sub     #14, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r5, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 48(r1)
-        sub     #12, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r6, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 50(r1)
-        sub     #10, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r12
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r7, &OP2
-        add     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 52(r1)
-        sub     #8, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r13
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r8, &OP2
-        add     &SUMEXT, r13
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 54(r1)
-        sub     #6, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r14
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r9, &OP2
-        add     &SUMEXT, r14
-        add     &RESLO, r12
-        addc    &RESHI, r13
-        addc    #0, r14
-        mov     r12, 56(r1)
-        sub     #4, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
-        mov     r10, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
-        addc    #0, r12
-        mov     r13, 58(r1)
-        mov     #0, r13
-        sub     #2, r15
-        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
-        addc    #0, r13
-        mov     r14, 60(r1)
-        mov     r12, 62(r1)
+        call    #.Lmb_fe25519_mul8x8
         mov     16(r1), r4
         mov     18(r1), r5
         mov     20(r1), r6
@@ -1264,6 +501,260 @@ mb_fe25519_mul:
         mov     r6, 30(r12)
         add     #120, r1
         .word   0x1764              /* popm.w #7, r10 */
+        ret
+.Lmb_fe25519_mul8x8:
+        mov     #0, r14
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r4, &OP2
+        mov     &RESLO, 2(r1)
+        mov     &RESHI, r13
+        sub     #2, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r5, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        mov     &SUMEXT, r12
+        add     &RESLO, r13
+        addc    &RESHI, r14
+        addc    #0, r12
+        mov     r13, 4(r1)
+        sub     #4, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r6, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        mov     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r13
+        add     &RESLO, r14
+        addc    &RESHI, r12
+        addc    #0, r13
+        mov     r14, 6(r1)
+        sub     #6, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r7, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        mov     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r14
+        add     &RESLO, r12
+        addc    &RESHI, r13
+        addc    #0, r14
+        mov     r12, 8(r1)
+        sub     #8, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r8, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        mov     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r12
+        add     &RESLO, r13
+        addc    &RESHI, r14
+        addc    #0, r12
+        mov     r13, 10(r1)
+        sub     #10, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r9, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        mov     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r13
+        add     &RESLO, r14
+        addc    &RESHI, r12
+        addc    #0, r13
+        mov     r14, 12(r1)
+        sub     #12, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r10, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        mov     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r14
+        add     &RESLO, r12
+        addc    &RESHI, r13
+        addc    #0, r14
+        mov     r12, 14(r1)
+        sub     #14, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r4, &OP2
+        add     &SUMEXT, r12
+        add     &RESLO, r13
+        addc    &RESHI, r14
+        addc    #0, r12
+        mov     r13, 16(r1)
+        sub     #14, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r5, &OP2
+        add     &SUMEXT, r13
+        add     &RESLO, r14
+        addc    &RESHI, r12
+        addc    #0, r13
+        mov     r14, 18(r1)
+        sub     #12, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r6, &OP2
+        add     &SUMEXT, r14
+        add     &RESLO, r12
+        addc    &RESHI, r13
+        addc    #0, r14
+        mov     r12, 20(r1)
+        sub     #10, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r12
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r7, &OP2
+        add     &SUMEXT, r12
+        add     &RESLO, r13
+        addc    &RESHI, r14
+        addc    #0, r12
+        mov     r13, 22(r1)
+        sub     #8, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r13
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r8, &OP2
+        add     &SUMEXT, r13
+        add     &RESLO, r14
+        addc    &RESHI, r12
+        addc    #0, r13
+        mov     r14, 24(r1)
+        sub     #6, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r14
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r9, &OP2
+        add     &SUMEXT, r14
+        add     &RESLO, r12
+        addc    &RESHI, r13
+        addc    #0, r14
+        mov     r12, 26(r1)
+        sub     #4, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     r10, &OP2
+        mov     &SUMEXT, r12
+        add     &RESLO, r13
+        addc    &RESHI, r14
+        addc    #0, r12
+        mov     r13, 28(r1)
+        mov     #0, r13
+        sub     #2, r15
+        .word   0x4fb2, MPY           /* mov @r15+, &MPY */
+        mov     r11, &OP2
+        add     &RESLO, r14
+        addc    &RESHI, r12
+        addc    #0, r13
+        mov     r14, 30(r1)
+        mov     r12, 32(r1)
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 

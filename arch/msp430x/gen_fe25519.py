@@ -21,7 +21,8 @@ Method:
     operands stream with @Rn+.
   * MPY16 product: one-level Karatsuba over 8-word halves (karatsuba16): three 8x8
     products scanned by columns with one operand's 8 words in r4-r11 (10 cycles a
-    product); the square: the scheme of the MPY32 square with 16-bit digits.
+    product), all three by one subroutine (mul8x8: its code once, not three times);
+    the square: the scheme of the MPY32 square with 16-bit digits.
   * Reduction: the 512-bit t = tl + 2^256 th becomes tl + 38 th with the multiplier
     (OP1 = 38). The top digit goes first: its bits from 255 up, q, are cleared and 19 q
     enters the bottom digit, so the carry chain ends inside the top digit and h < 2^256
@@ -60,6 +61,7 @@ class Em:
         self.op2l = None
         self.op1_32 = False
         self.nops = 0
+        self.subs = []              # subroutines called (emitted after the kernel)
 
     def raw(self, s, cycles=0):
         self.lines.append(s)
@@ -91,6 +93,18 @@ class Em:
         self.t += c
         if wr is not None:
             self._write(wr, self.t)
+
+    def call_sub(self, label):
+        """CALL #label (4 cycles, Table 4-9) of a subroutine of SUBS: its model cycles
+        (ret included) and NOPs count at each call. It ends with its result read, so
+        the multiplier is idle after it; the caller must write before it reads."""
+        sub = SUBS[label]()
+        self.lines.append(f"        call    #{label}")
+        self.t += 4 + sub.t
+        self.nops += sub.nops
+        self.ready, self.done = {}, 0
+        if label not in self.subs:
+            self.subs.append(label)
 
     def nop(self):
         self.lines.append("        nop")
@@ -426,7 +440,8 @@ def karatsuba16(e):
     T, MO, DF, SG, GP, FP = 0, 64, 96, 112, 114, 116
     e.raw("        push    r13", 3)
     e.raw("        push    r14", 3)
-    e.ins("sub", "#114", "r1")
+    e.ins("sub", f"#{114 - MO}", "r1")         # sp = &M: the frame below M is allocated
+                                               # when the products need it
     regs = [f"r{4 + i}" for i in range(8)]
 
     def absdiff(base):          # r4..r11 = |X_L - X_H| for X at base; r15 = borrow mask
@@ -445,51 +460,29 @@ def karatsuba16(e):
 
     absdiff("r13")
     for i in range(8):
-        e.ins("mov", regs[i], f"{DF + 2 * i}(r1)")
-    e.ins("mov", "r15", f"{SG}(r1)")
+        e.ins("mov", regs[i], f"{DF - MO + 2 * i}(r1)")
+    e.ins("mov", "r15", f"{SG - MO}(r1)")
     absdiff("r14")
-    e.ins("xor", "r15", f"{SG}(r1)")           # SG = 0xffff iff the signs differ
+    e.ins("xor", "r15", f"{SG - MO}(r1)")      # SG = 0xffff iff the signs differ
 
-    def sub8(out, pos):
-        """out[0..16) words (stack) = (8 words walked by r15) * r4..r11. pos: r15's
-        offset from the walked operand (None: the operand is DF on the stack)."""
-        a = ["r12", "r13", "r14"]
-        rA = "r15"
-        for r in a:
-            e.ins("mov", "#0", r)
-        for k in range(15):
-            i0, i1 = max(0, k - 7), min(k, 7)
-            want = 2 * i0
-            if pos is None:
-                e.ins("mov", "r1", rA)
-                e.ins("add", f"#{DF}", rA)
-            elif want != pos:
-                e.ins("add" if want > pos else "sub", f"#{abs(want - pos)}", rA)
-            pos = want
-            for p, i in enumerate(range(i0, i1 + 1)):
-                e.ins("mov", f"@{rA}+", "&" + ("MPY" if p == 0 else "MAC"))
-                pos += 2
-                e.ins("mov", regs[k - i], "&OP2")
-                if p > 0:
-                    e.ins("mov" if p == 1 else "add", "&SUMEXT", a[2])
-            e.ins("add", "&RESLO", a[0])
-            e.ins("addc", "&RESHI", a[1])
-            e.ins("addc", "#0", a[2])
-            e.ins("mov", a[0], f"{out + 2 * k}(r1)")
-            a = a[1:] + a[:1]
-            if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:
-                e.ins("mov", "#0", a[2])
-        e.ins("mov", a[0], f"{out + 30}(r1)")
-
-    sub8(MO, None)                             # M = |f_L - f_H| |g_L - g_H|
-    for half in (0, 1):                        # L = f_L g_L, H = f_H g_H
-        e.ins("mov", f"{GP}(r1)", "r15")
+    # The three 8x8 products are one subroutine (MUL8X8, emitted after the kernel's
+    # ret): one copy of its ~1,000 bytes instead of three, for 3 calls and 3 stack
+    # moves (~20 cycles a product h = f g). It writes its 16 words just above its return
+    # address, so sp is moved to each product's place first: M (64), H (32), L (0),
+    # downwards, so every live word stays above sp (interrupt-safe stack).
+    e.ins("mov", "r1", "r15")
+    e.ins("add", f"#{DF - MO}", "r15")         # r15 = &DF (walked by MUL8X8)
+    e.call_sub(MUL8X8)                         # M = |f_L - f_H| |g_L - g_H|
+    for half, sp in ((1, MO), (0, T + 32)):    # H = f_H g_H at 32, then L = f_L g_L at 0
+        e.ins("sub", "#32", "r1")
+        sp -= 32
+        e.ins("mov", f"{GP - sp}(r1)", "r15")
         for i in range(8):
             e.ins("mov", f"{16 * half + 2 * i}(r15)", regs[i])
-        e.ins("mov", f"{FP}(r1)", "r15")
+        e.ins("mov", f"{FP - sp}(r1)", "r15")
         if half:
             e.ins("add", "#16", "r15")
-        sub8(T + 32 * half, 0)
+        e.call_sub(MUL8X8)
     # middle: t[8+k] += L_k + H_k + (M_k ^ m) (+ cin), m = ~SG, cin = m & 1
     for i in range(8):
         e.ins("mov", f"{T + 16 + 2 * i}(r1)", regs[i])   # L_8..15 before they change
@@ -526,6 +519,49 @@ def karatsuba16(e):
     e.frame = 120 + 2 + 14 + 2                # + cin pushed in the middle sum
 
 
+MUL8X8 = ".Lmb_fe25519_mul8x8"
+
+
+def mul8x8():
+    """The 16-bit multiplier's 8x8 product, Karatsuba's three (a subroutine of
+    mb_fe25519_mul): out[0..16) = (8 words at r15) * r4..r11, out = the caller's sp
+    (2(r1) here), columns scanned with r15 stepped, not reset. Clobbers r12-r15."""
+    e = Em(16)
+    regs = [f"r{4 + i}" for i in range(8)]
+    a = ["r12", "r13", "r14"]
+    rA, pos, out = "r15", 0, 2
+    e.ins("mov", "#0", "r14")
+    for k in range(15):
+        i0, i1 = max(0, k - 7), min(k, 7)
+        want = 2 * i0
+        if want != pos:
+            e.ins("add" if want > pos else "sub", f"#{abs(want - pos)}", rA)
+        pos = want
+        for p, i in enumerate(range(i0, i1 + 1)):
+            e.ins("mov", f"@{rA}+", "&" + ("MPY" if p == 0 else "MAC"))
+            pos += 2
+            e.ins("mov", regs[k - i], "&OP2")
+            if p > 0:
+                e.ins("mov" if p == 1 else "add", "&SUMEXT", a[2])
+        if k == 0:              # the window is empty: the column is the product
+            e.ins("mov", "&RESLO", f"{out}(r1)")
+            e.ins("mov", "&RESHI", a[1])
+        else:
+            e.ins("add", "&RESLO", a[0])
+            e.ins("addc", "&RESHI", a[1])
+            e.ins("addc", "#0", a[2])
+            e.ins("mov", a[0], f"{out + 2 * k}(r1)")
+        a = a[1:] + a[:1]
+        if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:
+            e.ins("mov", "#0", a[2])
+    e.ins("mov", a[0], f"{out + 30}(r1)")
+    e.raw("        ret", 4)
+    return e
+
+
+SUBS = {MUL8X8: mul8x8}
+
+
 def emit_mul_file(mpy):
     out = [f"""/* SPDX-License-Identifier: MIT */
 /* GF(2^255-19) product, square and product by 121666 for the MSP430X with the
@@ -549,6 +585,9 @@ def emit_mul_file(mpy):
                           f"model {e.t} cycles after the call ({e.nops} NOPs for the multiplier), "
                           f"stack {e.frame} bytes incl. return address."))
         out += e.lines
+        for label in e.subs:        # inside the kernel's .size: profiled as its own
+            out.append(f"{label}:")
+            out += SUBS[label]().lines
         out.append(f"        .size   {name}, .-{name}")
     e = kernel_121665_add(mpy)
     name = "mb_fe25519_mul121665_add"
