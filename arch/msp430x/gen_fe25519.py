@@ -38,6 +38,7 @@ never written (no delayed write: the schedules have no write waiting on a result
 Constant time: straight-line code; no branch, no secret-dependent address, operand width
 or instruction; every value may be secret.
 """
+import functools
 import sys
 from pathlib import Path
 
@@ -473,9 +474,8 @@ def karatsuba16(e):
     e.ins("mov", "r1", "r15")
     e.ins("add", f"#{DF - MO}", "r15")         # r15 = &DF (walked by MUL8X8)
     e.call_sub(MUL8X8)                         # M = |f_L - f_H| |g_L - g_H|
-    for half, sp in ((1, MO), (0, T + 32)):    # H = f_H g_H at 32, then L = f_L g_L at 0
-        e.ins("sub", "#32", "r1")
-        sp -= 32
+    for half, sp in ((1, T + 32), (0, T)):      # H = f_H g_H at 32, then L = f_L g_L at 0
+        e.ins("sub", "#32", "r1")              # sp = that product's place
         e.ins("mov", f"{GP - sp}(r1)", "r15")
         for i in range(8):
             e.ins("mov", f"{16 * half + 2 * i}(r15)", regs[i])
@@ -522,6 +522,7 @@ def karatsuba16(e):
 MUL8X8 = ".Lmb_fe25519_mul8x8"
 
 
+@functools.lru_cache(maxsize=None)     # one body, however many calls (Em is only read)
 def mul8x8():
     """The 16-bit multiplier's 8x8 product, Karatsuba's three (a subroutine of
     mb_fe25519_mul): out[0..16) = (8 words at r15) * r4..r11, out = the caller's sp
