@@ -386,6 +386,23 @@ def parse_models(ap, text):
     return models
 
 
+def pick_variants(ap, text, known, built, log=print):
+    """The builds a `bench --variants A,B` run covers: every name must be one of `known`
+    (else ap.error naming the unknown ones: a typo would otherwise run nothing and
+    replace no rows); a known one whose fault image is not built (built(v) false) is
+    skipped with a line saying so."""
+    names = [v.strip() for v in text.split(",") if v.strip()]
+    unknown = [v for v in names if v not in known]
+    if not names or unknown:
+        ap.error(f"--variants: unknown {', '.join(unknown) or '(none given)'}; "
+                 f"known: {', '.join(known)}")
+    chosen = [v for v in names if built(v)]
+    for v in names:
+        if v not in chosen:
+            log(f"skipped {v}: its fault image is not built")
+    return chosen
+
+
 def finish_cli(rows, json_path):
     """Writes {"rows": rows} to json_path (if given) and returns the exit status of a
     `motebox fault` run: 1 if a fault was exploitable, else 0."""

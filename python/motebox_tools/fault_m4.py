@@ -489,10 +489,10 @@ def bench_p256(argv=None):
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help="the builds to run (their rows only are replaced)")
     a = ap.parse_args(argv)
-    variants = [v for v in a.variants.split(",")
-                if v in VARIANTS and (m4.build_dir() / v / "fault-p256.elf").exists()]
-    rows, cost = [], []
     log = lambda s: print(s, flush=True)  # noqa: E731
+    variants = F.pick_variants(ap, a.variants, list(VARIANTS),
+                               lambda v: (m4.build_dir() / v / "fault-p256.elf").exists(), log)
+    rows, cost = [], []
     with tempfile.TemporaryDirectory(prefix="motebox-fault-p256-") as d:
         for v in variants:
             for unh in (True, False):

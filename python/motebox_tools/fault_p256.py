@@ -266,11 +266,8 @@ def bench(argv=None):
     a = ap.parse_args(argv)
     log = lambda s: print(s, flush=True)  # noqa: E731
     rows, cost, done = [], [], []
-    for v in a.variants.split(","):
-        try:
-            image(v)
-        except FileNotFoundError:
-            continue
+    for v in F.pick_variants(ap, a.variants, list(t430.VARIANTS),
+                             lambda v: (t430.build_dir() / v / "fault-p256.elf").exists(), log):
         asm = t430.VARIANTS[v].asm
         cyc = {}
         for unh in (True, False):

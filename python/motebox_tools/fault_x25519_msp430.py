@@ -205,9 +205,12 @@ def bench(argv=None):
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--targets", default=",".join(TARGETS))
     a = ap.parse_args(argv)
-    variants = [v for v in a.variants.split(",") if image_exists(v, "hardened")]
-    targets = a.targets.split(",")
     log = lambda s: print(s, flush=True)  # noqa: E731
+    variants = F.pick_variants(ap, a.variants, VARIANTS,
+                               lambda v: image_exists(v, "hardened"), log)
+    targets = [t.strip() for t in a.targets.split(",") if t.strip()]
+    if not targets or any(t not in TARGETS for t in targets):
+        ap.error(f"--targets: of {', '.join(TARGETS)}")
     rows, cost, cyc = [], [], {}
     for v, b, t in plan_builds(variants):
         if t not in targets:
