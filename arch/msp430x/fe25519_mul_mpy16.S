@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3310 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3206 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -377,124 +377,126 @@ mb_fe25519_mul:
         mov     r1, r13
         mov     r1, r14
         add     #32, r14
+        mov     #RESLO, r10
+        mov     #RESHI, r7
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 0(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 2(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 4(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 6(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 8(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 10(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 12(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 14(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 16(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 18(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 20(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 22(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 24(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 26(r12)
         mov     r4, &OP2
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 28(r12)
         add     r8, r6
@@ -503,6 +505,8 @@ mb_fe25519_mul:
         .word   0x1764              /* popm.w #7, r10 */
         ret
 .Lmb_fe25519_mul8x8:
+        mov     r11, 32(r1)
+        mov     #SUMEXT, r11
         mov     #0, r14
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     r4, &OP2
@@ -523,222 +527,222 @@ mb_fe25519_mul:
         mov     r6, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r5, &OP2
-        mov     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r13
         mov     r4, &OP2
-        add     &SUMEXT, r13
         add     &RESLO, r14
         addc    &RESHI, r12
         addc    #0, r13
+        add     @r11, r13
         mov     r14, 6(r1)
         sub     #6, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     r7, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r6, &OP2
-        mov     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r14
         mov     r5, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r4, &OP2
-        add     &SUMEXT, r14
         add     &RESLO, r12
         addc    &RESHI, r13
         addc    #0, r14
+        add     @r11, r14
         mov     r12, 8(r1)
         sub     #8, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     r8, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r7, &OP2
-        mov     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r12
         mov     r6, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r5, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r4, &OP2
-        add     &SUMEXT, r12
         add     &RESLO, r13
         addc    &RESHI, r14
         addc    #0, r12
+        add     @r11, r12
         mov     r13, 10(r1)
         sub     #10, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     r9, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r8, &OP2
-        mov     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r13
         mov     r7, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r6, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r5, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r4, &OP2
-        add     &SUMEXT, r13
         add     &RESLO, r14
         addc    &RESHI, r12
         addc    #0, r13
+        add     @r11, r13
         mov     r14, 12(r1)
         sub     #12, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     r10, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r9, &OP2
-        mov     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r14
         mov     r8, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r7, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r6, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r5, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r4, &OP2
-        add     &SUMEXT, r14
         add     &RESLO, r12
         addc    &RESHI, r13
         addc    #0, r14
+        add     @r11, r14
         mov     r12, 14(r1)
         sub     #14, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r12
         mov     r9, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r8, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r7, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r6, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r5, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r4, &OP2
-        add     &SUMEXT, r12
         add     &RESLO, r13
         addc    &RESHI, r14
         addc    #0, r12
+        add     @r11, r12
         mov     r13, 16(r1)
         sub     #14, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r13
         mov     r9, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r8, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r7, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r6, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r5, &OP2
-        add     &SUMEXT, r13
         add     &RESLO, r14
         addc    &RESHI, r12
         addc    #0, r13
+        add     @r11, r13
         mov     r14, 18(r1)
         sub     #12, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r14
         mov     r9, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r8, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r7, &OP2
-        add     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r14
         mov     r6, &OP2
-        add     &SUMEXT, r14
         add     &RESLO, r12
         addc    &RESHI, r13
         addc    #0, r14
+        add     @r11, r14
         mov     r12, 20(r1)
         sub     #10, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r12
         mov     r9, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r8, &OP2
-        add     &SUMEXT, r12
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r12
         mov     r7, &OP2
-        add     &SUMEXT, r12
         add     &RESLO, r13
         addc    &RESHI, r14
         addc    #0, r12
+        add     @r11, r12
         mov     r13, 22(r1)
         sub     #8, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r13
         mov     r9, &OP2
-        add     &SUMEXT, r13
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        add     @r11, r13
         mov     r8, &OP2
-        add     &SUMEXT, r13
         add     &RESLO, r14
         addc    &RESHI, r12
         addc    #0, r13
+        add     @r11, r13
         mov     r14, 24(r1)
         sub     #6, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r14
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
+        mov     @r11, r14
         mov     r9, &OP2
-        add     &SUMEXT, r14
         add     &RESLO, r12
         addc    &RESHI, r13
         addc    #0, r14
+        add     @r11, r14
         mov     r12, 26(r1)
         sub     #4, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
         mov     &SUMEXT, r12
@@ -749,7 +753,7 @@ mb_fe25519_mul:
         mov     #0, r13
         sub     #2, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
-        mov     r11, &OP2
+        mov     32(r1), &OP2
         add     &RESLO, r14
         addc    &RESHI, r12
         addc    #0, r13
@@ -758,7 +762,7 @@ mb_fe25519_mul:
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2376 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2272 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_sqr,"ax",@progbits
         .global mb_fe25519_sqr
         .type   mb_fe25519_sqr,@function
@@ -898,8 +902,8 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         mov     4(r13), &OP2
         mov     r13, r14
         sub     #6, r15
@@ -913,8 +917,8 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         mov     64(r1), &OP2
         mov     r13, r14
         sub     #6, r15
@@ -928,11 +932,11 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     6(r13), &OP2
         sub     #8, r14
         sub     #8, r15
@@ -946,11 +950,11 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     66(r1), &OP2
         sub     #8, r14
         sub     #8, r15
@@ -964,14 +968,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     8(r13), &OP2
         mov     r13, r14
         sub     #10, r15
@@ -985,14 +989,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     68(r1), &OP2
         mov     r13, r14
         sub     #10, r15
@@ -1006,17 +1010,17 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     10(r13), &OP2
         mov     r13, r14
         sub     #12, r15
@@ -1030,17 +1034,17 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     70(r1), &OP2
         mov     r13, r14
         sub     #12, r15
@@ -1054,20 +1058,20 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     12(r13), &OP2
         mov     r13, r14
         sub     #14, r15
@@ -1081,20 +1085,20 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     72(r1), &OP2
         mov     r13, r14
         sub     #14, r15
@@ -1108,23 +1112,23 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     14(r13), &OP2
         mov     r13, r14
         sub     #16, r15
@@ -1138,23 +1142,23 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     74(r1), &OP2
         sub     #14, r14
         sub     #14, r15
@@ -1168,23 +1172,23 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     16(r13), &OP2
         sub     #14, r14
         sub     #14, r15
@@ -1203,20 +1207,20 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     76(r1), &OP2
         sub     #12, r14
         sub     #12, r15
@@ -1235,20 +1239,20 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     18(r13), &OP2
         sub     #12, r14
         sub     #12, r15
@@ -1267,17 +1271,17 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     78(r1), &OP2
         sub     #10, r14
         sub     #10, r15
@@ -1296,17 +1300,17 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     20(r13), &OP2
         sub     #10, r14
         sub     #10, r15
@@ -1325,14 +1329,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     80(r1), &OP2
         sub     #8, r14
         sub     #8, r15
@@ -1351,14 +1355,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r4
         mov     22(r13), &OP2
         sub     #8, r14
         sub     #8, r15
@@ -1377,11 +1381,11 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r5
         mov     82(r1), &OP2
         sub     #6, r14
         sub     #6, r15
@@ -1400,11 +1404,11 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        add     @r8, r6
         mov     24(r13), &OP2
         sub     #6, r14
         sub     #6, r15
@@ -1423,8 +1427,8 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r4
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r4
         mov     84(r1), &OP2
         sub     #4, r14
         sub     #4, r15
@@ -1443,8 +1447,8 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        mov     &SUMEXT, r5
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     @r8, r5
         mov     26(r13), &OP2
         sub     #4, r14
         sub     #4, r15
@@ -1539,124 +1543,126 @@ mb_fe25519_sqr:
         mov     r1, r13
         mov     r1, r14
         add     #32, r14
+        mov     #RESLO, r10
+        mov     #RESHI, r7
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 0(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 2(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 4(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 6(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 8(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 10(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 12(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 14(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 16(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 18(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 20(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 22(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 24(r12)
         .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
         mov     @r13+, r9
         add     r8, r9
-        mov     &RESHI, r15
+        mov     @r7, r15
         addc    #0, r15
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r15
         mov     r9, 26(r12)
         mov     r4, &OP2
         mov     @r13+, r9
         add     r15, r9
-        mov     &RESHI, r8
+        mov     @r7, r8
         addc    #0, r8
-        add     &RESLO, r9
+        add     @r10, r9
         addc    #0, r8
         mov     r9, 28(r12)
         add     r8, r6

@@ -31,7 +31,7 @@
 
 /* mb_fep256_mul_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = g.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3735, of which 0 NOPs (waits for the multiplier). */
+ * 3541, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mul_core,"ax",@progbits
         .global mb_fep256_mul_core
         .type   mb_fep256_mul_core,@function
@@ -42,7 +42,8 @@ mb_fep256_mul_core:
         mov     #0, r4
         mov     #0, r5
         mov     #0, r6
-/* column 0 (cycle 11) */
+        mov     #SUMEXT, r10
+/* column 0 (cycle 13) */
         mov     r13, r15
         mov     r1, r11
         add     #30, r11
@@ -55,7 +56,7 @@ mb_fep256_mul_core:
         sub     #4, r11
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 36) */
+/* column 1 (cycle 38) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -69,13 +70,13 @@ mb_fep256_mul_core:
         .word   0x4eb1, 26              /* mov @r14+, 26(r1) */
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 73) */
+/* column 2 (cycle 75) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -86,16 +87,16 @@ mb_fep256_mul_core:
         .word   0x4eb1, 24              /* mov @r14+, 24(r1) */
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 121) */
+/* column 3 (cycle 122) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -106,19 +107,19 @@ mb_fep256_mul_core:
         .word   0x4eb1, 22              /* mov @r14+, 22(r1) */
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 180) */
+/* column 4 (cycle 179) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -129,22 +130,22 @@ mb_fep256_mul_core:
         .word   0x4eb1, 20              /* mov @r14+, 20(r1) */
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 251) */
+/* column 5 (cycle 247) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -155,25 +156,25 @@ mb_fep256_mul_core:
         .word   0x4eb1, 18              /* mov @r14+, 18(r1) */
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 333) */
+/* column 6 (cycle 325) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -187,28 +188,28 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 431) */
+/* column 7 (cycle 418) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -222,31 +223,31 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 540) */
+/* column 8 (cycle 521) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -260,34 +261,34 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 660) */
+/* column 9 (cycle 634) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -301,37 +302,37 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 791) */
+/* column 10 (cycle 757) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -345,40 +346,40 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 933) */
+/* column 11 (cycle 890) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -392,43 +393,43 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1086) */
+/* column 12 (cycle 1033) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -445,46 +446,46 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1255) */
+/* column 13 (cycle 1191) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -501,49 +502,49 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1435) */
+/* column 14 (cycle 1359) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -565,52 +566,52 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1633) */
+/* column 15 (cycle 1544) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -631,49 +632,49 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1838) */
+/* column 16 (cycle 1735) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -700,46 +701,46 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 2040) */
+/* column 17 (cycle 1924) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -767,43 +768,43 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2232) */
+/* column 18 (cycle 2104) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -831,40 +832,40 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2413) */
+/* column 19 (cycle 2274) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -892,37 +893,37 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2583) */
+/* column 20 (cycle 2434) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -950,34 +951,34 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2742) */
+/* column 21 (cycle 2584) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1005,31 +1006,31 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2890) */
+/* column 22 (cycle 2724) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1054,28 +1055,28 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 3022) */
+/* column 23 (cycle 2849) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1100,25 +1101,25 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 3143) */
+/* column 24 (cycle 2964) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1143,22 +1144,22 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3253) */
+/* column 25 (cycle 3069) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1183,19 +1184,19 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3352) */
+/* column 26 (cycle 3164) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1220,16 +1221,16 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3439) */
+/* column 27 (cycle 3248) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1254,13 +1255,13 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3515) */
+/* column 28 (cycle 3322) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1282,7 +1283,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3575) */
+/* column 29 (cycle 3381) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1307,7 +1308,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3623) */
+/* column 30 (cycle 3429) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &RESLO, r4
@@ -1324,13 +1325,13 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3653) */
+/* column 31 (cycle 3459) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3660) */
+/* final (cycle 3466) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -1363,7 +1364,7 @@ mb_fep256_mul_core:
 /* mb_fep256_mulsub_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = a, r15 = b: h = f (a - b) / 2^256 (a, b < p;
  * h may alias f, a or b; only for p256_ladder.S).
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3830, of which 0 NOPs (waits for the multiplier). */
+ * 3636, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mulsub_core,"ax",@progbits
         .global mb_fep256_mulsub_core
         .type   mb_fep256_mulsub_core,@function
@@ -1440,7 +1441,8 @@ mb_fep256_mulsub_core:
         mov     #0, r4
         mov     #0, r5
         mov     #0, r6
-/* column 0 (cycle 162) */
+        mov     #SUMEXT, r10
+/* column 0 (cycle 164) */
         mov     r13, r15
         mov     r1, r11
         add     #30, r11
@@ -1453,7 +1455,7 @@ mb_fep256_mulsub_core:
         sub     #4, r11
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 187) */
+/* column 1 (cycle 189) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1466,13 +1468,13 @@ mb_fep256_mulsub_core:
         sub     #6, r11
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 220) */
+/* column 2 (cycle 222) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1482,16 +1484,16 @@ mb_fep256_mulsub_core:
         sub     #8, r11
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 264) */
+/* column 3 (cycle 265) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1501,19 +1503,19 @@ mb_fep256_mulsub_core:
         sub     #10, r11
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 319) */
+/* column 4 (cycle 318) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1523,22 +1525,22 @@ mb_fep256_mulsub_core:
         sub     #12, r11
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 386) */
+/* column 5 (cycle 382) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1548,25 +1550,25 @@ mb_fep256_mulsub_core:
         sub     #14, r11
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 464) */
+/* column 6 (cycle 456) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1579,28 +1581,28 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 558) */
+/* column 7 (cycle 545) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1613,31 +1615,31 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 663) */
+/* column 8 (cycle 644) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1650,34 +1652,34 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 779) */
+/* column 9 (cycle 753) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1690,37 +1692,37 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 906) */
+/* column 10 (cycle 872) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1733,40 +1735,40 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 1044) */
+/* column 11 (cycle 1001) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1779,43 +1781,43 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1193) */
+/* column 12 (cycle 1140) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -1831,46 +1833,46 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1358) */
+/* column 13 (cycle 1294) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -1886,49 +1888,49 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1534) */
+/* column 14 (cycle 1458) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -1949,52 +1951,52 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1728) */
+/* column 15 (cycle 1639) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2015,49 +2017,49 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1933) */
+/* column 16 (cycle 1830) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2084,46 +2086,46 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 2135) */
+/* column 17 (cycle 2019) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2151,43 +2153,43 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2327) */
+/* column 18 (cycle 2199) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2215,40 +2217,40 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2508) */
+/* column 19 (cycle 2369) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2276,37 +2278,37 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2678) */
+/* column 20 (cycle 2529) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2334,34 +2336,34 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2837) */
+/* column 21 (cycle 2679) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2389,31 +2391,31 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2985) */
+/* column 22 (cycle 2819) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2438,28 +2440,28 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 3117) */
+/* column 23 (cycle 2944) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2484,25 +2486,25 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 3238) */
+/* column 24 (cycle 3059) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2527,22 +2529,22 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3348) */
+/* column 25 (cycle 3164) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2567,19 +2569,19 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3447) */
+/* column 26 (cycle 3259) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2604,16 +2606,16 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3534) */
+/* column 27 (cycle 3343) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2638,13 +2640,13 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3610) */
+/* column 28 (cycle 3417) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2666,7 +2668,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3670) */
+/* column 29 (cycle 3476) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2691,7 +2693,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3718) */
+/* column 30 (cycle 3524) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         add     &RESLO, r4
@@ -2708,13 +2710,13 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3748) */
+/* column 31 (cycle 3554) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3755) */
+/* final (cycle 3561) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -2746,7 +2748,7 @@ mb_fep256_mulsub_core:
 
 /* mb_fep256_sqr_core: the kernel without the register save. In: r12 = h, r13 = f.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 2569, of which 0 NOPs (waits for the multiplier). */
+ * 2493, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_sqr_core,"ax",@progbits
         .global mb_fep256_sqr_core
         .type   mb_fep256_sqr_core,@function
@@ -2806,7 +2808,8 @@ mb_fep256_sqr_core:
         mov     #0, r4
         mov     #0, r5
         mov     #0, r6
-/* column 0 (cycle 101) */
+        mov     #SUMEXT, r11
+/* column 0 (cycle 103) */
         mov     r13, r15
         mov     r1, r14
         add     #30, r14
@@ -2820,7 +2823,7 @@ mb_fep256_sqr_core:
         sub     #2, r14
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 126) */
+/* column 1 (cycle 128) */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
@@ -2832,7 +2835,7 @@ mb_fep256_sqr_core:
         sub     #4, r14
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 149) */
+/* column 2 (cycle 151) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r15+, r8
@@ -2846,7 +2849,7 @@ mb_fep256_sqr_core:
         sub     #4, r14
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 181) */
+/* column 3 (cycle 183) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
@@ -2861,14 +2864,14 @@ mb_fep256_sqr_core:
         sub     #6, r14
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 216) */
+/* column 4 (cycle 218) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2878,15 +2881,15 @@ mb_fep256_sqr_core:
         sub     #6, r14
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 261) */
+/* column 5 (cycle 262) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2901,12 +2904,12 @@ mb_fep256_sqr_core:
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2919,18 +2922,18 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 366) */
+/* column 7 (cycle 364) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -2943,20 +2946,20 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 428) */
+/* column 8 (cycle 424) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -2969,21 +2972,21 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 500) */
+/* column 9 (cycle 493) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -2996,23 +2999,23 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 574) */
+/* column 10 (cycle 564) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3025,24 +3028,24 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 657) */
+/* column 11 (cycle 643) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3055,26 +3058,26 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 742) */
+/* column 12 (cycle 724) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -3090,27 +3093,27 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 841) */
+/* column 13 (cycle 818) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3126,29 +3129,29 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 942) */
+/* column 14 (cycle 914) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3169,30 +3172,30 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1059) */
+/* column 15 (cycle 1025) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -3213,29 +3216,29 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1178) */
+/* column 16 (cycle 1138) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3267,27 +3270,27 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1310) */
+/* column 17 (cycle 1264) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3320,26 +3323,26 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 1434) */
+/* column 18 (cycle 1383) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -3372,24 +3375,24 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 1556) */
+/* column 19 (cycle 1500) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3422,23 +3425,23 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 1669) */
+/* column 20 (cycle 1609) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3471,21 +3474,21 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 1780) */
+/* column 21 (cycle 1716) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -3518,20 +3521,20 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 1881) */
+/* column 22 (cycle 1814) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3561,18 +3564,18 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 1974) */
+/* column 23 (cycle 1904) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3602,17 +3605,17 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 2059) */
+/* column 24 (cycle 1987) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r6
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r6
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r6
         mov     r8, &OP2
         add     &SUMEXT, r6
         add     &RESLO, r4
@@ -3642,15 +3645,15 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 2143) */
+/* column 25 (cycle 2069) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r4
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
+        add     @r11, r4
         mov     r8, &OP2
         add     &SUMEXT, r4
         add     &RESLO, r5
@@ -3680,14 +3683,14 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 2217) */
+/* column 26 (cycle 2142) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
-        add     &SUMEXT, r5
         mov     @r15+, r8
         mov     r8, &MAC
+        add     @r11, r5
         mov     r8, &OP2
         add     &SUMEXT, r5
         add     &RESLO, r6
@@ -3717,7 +3720,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 2288) */
+/* column 27 (cycle 2212) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
@@ -3752,7 +3755,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 2350) */
+/* column 28 (cycle 2274) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r15+, r8
@@ -3783,7 +3786,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 2405) */
+/* column 29 (cycle 2329) */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
@@ -3811,7 +3814,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 2450) */
+/* column 30 (cycle 2374) */
         mov     @r15+, r8
         mov     r8, &MPY
         mov     r8, &OP2
@@ -3834,13 +3837,13 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 2487) */
+/* column 31 (cycle 2411) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 2494) */
+/* final (cycle 2418) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7

@@ -277,11 +277,27 @@ def product(e, mpy, square):
         e.ins("mov", "#SUMEXT", "r8")
     setup(0)
     r11_res = False
+
+    def carry_count(p):         # a[-1] (+)= the SUMEXT of the column's product p (p >= 1)
+        # 16-bit: r8 = &SUMEXT, 2 cycles instead of 3, where the result is ready by
+        # then (otherwise the 3-cycle form costs the same as a NOP, less code)
+        if W == 16 and e.t + 2 >= e.ready["SUMEXT"]:
+            e.ins("mov" if p == 1 else "add", "@r8", a[-1], rd="SUMEXT")
+        else:
+            e.ins("mov" if p == 1 else "add", "&SUMEXT", a[-1])
+
     for k in range(2 * n - 1):
         pl = plan(k)
+        deferred = None
         for p, (i, src) in enumerate(pl):
             for w in range(dw):
                 e.ins("mov", f"@{rA}+" if direct else x[w], "&" + (mpyr if p == 0 else macr)[w])
+            if deferred is not None:
+                # the previous product's SUMEXT, read after this product's OP1 write:
+                # only the OP2 write starts an operation (SLAU367 "Operand Registers"),
+                # so the result stays; by now it is ready for the 2-cycle @r8 read
+                carry_count(deferred)
+                deferred = None
             if direct:
                 pos[rA] += db
             if src == "walk":
@@ -302,12 +318,10 @@ def product(e, mpy, square):
             elif k + 1 < 2 * n - 1:
                 setup(k + 1)
             if p > 0:            # the column's first carry count replaces a[-1] (not cleared)
-                # 16-bit: r8 = &SUMEXT, 2 cycles instead of 3, where the result is ready
-                # by then (otherwise the 3-cycle form costs the same as a NOP, less code)
-                if W == 16 and e.t + 2 >= e.ready["SUMEXT"]:
-                    e.ins("mov" if p == 1 else "add", "@r8", a[-1], rd="SUMEXT")
+                if W == 16 and p + 1 < len(pl):
+                    deferred = p     # read after the next product's OP1 write
                 else:
-                    e.ins("mov" if p == 1 else "add", "&SUMEXT", a[-1])
+                    carry_count(p)
         # column k into the window; two (one) words leave. MPY32: RES0..RES3 through
         # r11 = &RES0 and @r11+ (2 cycles a read instead of 3 for &RESn); r11 steps
         # back by 8 (a constant-generator value) unless the square's masked add used it.
@@ -390,6 +404,14 @@ def reduce(e, mpy, W, n, dw, db, a, hoff):
     e.ins("mov", "r1", "r14")                # th walker
     e.ins("add", f"#{n * db}", "r14")
     cn = "r8" if "r8" not in lo + ytop else "r11"
+    # 16-bit multiplier: RESLO and RESHI read through registers (@Rn, 2 cycles instead
+    # of 3 for &RESxx), two of r4-r10 that lo, ytop and cn leave free
+    res = ["&" + r for r in resr]
+    if W == 16:
+        free = [r for r in ("r10", "r7", "r6", "r5", "r4") if r not in lo + ytop + [cn]]
+        for r, name in zip(free[:2], resr[:2]):
+            e.ins("mov", f"#{name}", r)
+        res = [f"@{free[0]}", f"@{free[1]}"]
     for K in range(n - 1):
         src = [f"@r14+"] * dw if K < n - 2 else lo
         for w in range(dw):
@@ -399,10 +421,10 @@ def reduce(e, mpy, W, n, dw, db, a, hoff):
         e.ins("add", c, y[0])
         for w in range(1, dw):
             e.ins("addc", "#0", y[w])
-        e.ins("mov", "&" + resr[dw], cn)      # flags kept
+        e.ins("mov", res[dw], cn, rd=resr[dw])    # flags kept
         e.ins("addc", "#0", cn)
         for w in range(dw):
-            e.ins("add" if w == 0 else "addc", "&" + resr[w], y[w])
+            e.ins("add" if w == 0 else "addc", res[w], y[w], rd=resr[w])
         e.ins("addc", "#0", cn)
         for w in range(dw):
             e.ins("mov", y[w], f"{K * db + 2 * w}({hp})")
@@ -526,24 +548,40 @@ MUL8X8 = ".Lmb_fe25519_mul8x8"
 def mul8x8():
     """The 16-bit multiplier's 8x8 product, Karatsuba's three (a subroutine of
     mb_fe25519_mul): out[0..16) = (8 words at r15) * r4..r11, out = the caller's sp
-    (2(r1) here), columns scanned with r15 stepped, not reset. Clobbers r12-r15."""
+    (2(r1) here), columns scanned with r15 stepped, not reset. Clobbers r11-r15.
+    r11's word (digit 7) waits in out[15], written last, so that r11 can hold &SUMEXT:
+    each MAC's carry is then read in 2 cycles (@r11) after the next product's OP1 write
+    or after the column's RESLO/RESHI, instead of 3 (&SUMEXT) right after its OP2."""
     e = Em(16)
-    regs = [f"r{4 + i}" for i in range(8)]
+    regs = [f"r{4 + i}" for i in range(7)] + [f"{2 + 30}(r1)"]
     a = ["r12", "r13", "r14"]
     rA, pos, out = "r15", 0, 2
+    e.ins("mov", "r11", regs[7])
+    e.ins("mov", "#SUMEXT", "r11")
     e.ins("mov", "#0", "r14")
+
+    def carry(p):                # a[2] (+)= the SUMEXT of the column's product p >= 1
+        e.ins("mov" if p == 1 else "add", "@r11", a[2], rd="SUMEXT")
+
     for k in range(15):
         i0, i1 = max(0, k - 7), min(k, 7)
         want = 2 * i0
         if want != pos:
             e.ins("add" if want > pos else "sub", f"#{abs(want - pos)}", rA)
         pos = want
+        deferred = None
         for p, i in enumerate(range(i0, i1 + 1)):
             e.ins("mov", f"@{rA}+", "&" + ("MPY" if p == 0 else "MAC"))
+            if deferred is not None:
+                carry(deferred)  # only OP2 starts an operation: the result stays
+                deferred = None
             pos += 2
             e.ins("mov", regs[k - i], "&OP2")
             if p > 0:
-                e.ins("mov" if p == 1 else "add", "&SUMEXT", a[2])
+                deferred = p
+        if deferred == 1:       # a 2-product column: its one carry replaces a[2] (not
+            e.ins("mov", "&SUMEXT", a[2])   # cleared) before the chain adds to it
+            deferred = None
         if k == 0:              # the window is empty: the column is the product
             e.ins("mov", "&RESLO", f"{out}(r1)")
             e.ins("mov", "&RESHI", a[1])
@@ -551,6 +589,8 @@ def mul8x8():
             e.ins("add", "&RESLO", a[0])
             e.ins("addc", "&RESHI", a[1])
             e.ins("addc", "#0", a[2])
+            if deferred is not None:
+                carry(deferred)  # after the carry chain (it sets the flags)
             e.ins("mov", a[0], f"{out + 2 * k}(r1)")
         a = a[1:] + a[:1]
         if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:

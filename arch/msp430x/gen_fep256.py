@@ -90,11 +90,12 @@ class Gen:
         c = fmt1_cycles(ins, sc, mem)
         return c, 1 + se, 1 + se + de
 
-    def ins(self, ins, a, b=None, comment=None, fill=True):
+    def ins(self, ins, a, b=None, comment=None, fill=True, rd=None):
         """Emit one Format I instruction `ins a, b` (b None: single operand emulated
-        forms are spelled out by the caller)."""
+        forms are spelled out by the caller). rd: the multiplier register a
+        register-indirect source reads (@r10)."""
         c, ws, _ = self.cost(ins, a, b)
-        rd = mpy_addr(a)
+        rd = rd or mpy_addr(a)
         wr = mpy_addr(b) if (b is not None and ins not in ("cmp", "bit")) else None
         # reads: source at t + ws + 1; the destination (RMW) is never a multiplier register
         if rd is not None:
@@ -216,6 +217,9 @@ class Kernel:
         t0 = regs.pop(0)
         t1 = regs.pop(0)
         m7 = regs.pop(0) if self.sq else None
+        # 16-bit multiplier: sx = &SUMEXT, so that a MAC's carry is read in 2 cycles
+        # (@sx) after the next product's OP1 write instead of 3 (&SUMEXT) before it
+        sx = regs.pop(0) if dw == 1 else None
         self.regs = dict(w=w, c=c, bb=bb, t0=t0, t1=t1, m7=m7)
 
         # ---- reversed copy: g, or E = 2f (bit by bit: RLC chain) ----
@@ -266,6 +270,8 @@ class Kernel:
         # window = 0
         for r in w + [c]:
             g.ins("mov", "#0", r)
+        if sx:
+            g.ins("mov", "#SUMEXT", sx)
 
         rf_off = None
         rg_off = None
@@ -343,6 +349,12 @@ class Kernel:
                     g.ins("mov", ops2[1], "&OP2H")
                 else:
                     g.ins("mov", ops1[0], f"&{op1}")
+                    if pend:
+                        # the previous product's carry, after this product's OP1 write:
+                        # only the OP2 write starts an operation (SLAU367 "Operand
+                        # Registers"), so the result stays, and it is ready by now
+                        g.ins("add", f"@{sx}", c, rd="SUMEXT")
+                        pend = False
                     g.ins("mov", ops2[0], "&OP2")
                 if idx == len(pairs) - 1 and k + 1 < ncol and col_pairs(k + 1):
                     # the next column's pointers, in this product's wait
@@ -352,7 +364,7 @@ class Kernel:
                         g.queue([ch], front=True)
                     rf_off, rg_off = nf, ng
                 if not first:
-                    if self.dly:
+                    if self.dly or (dw == 1 and idx + 1 < len(pairs)):
                         pend = True
                     else:
                         g.ins("add", "&SUMEXT", c)
