@@ -282,6 +282,22 @@ def test_mpy16_modes(mode, tmp_path):
     assert unpack(res.stdout, len(exp)) == exp
 
 
+@pytest.mark.parametrize("mpy", [32, 16])
+def test_op1_write_keeps_the_result(mpy, tmp_path):
+    # Guide: writing OP1 selects the operation, only the OP2 write starts it, so the
+    # previous result (SUMEXT included) is still there after the next OP1 write (the
+    # 16-bit kernels of arch/msp430x read a MAC's carry there) and is replaced by the
+    # next OP2 write.
+    body = [write(RESLO, 0xFFFF), write(RESHI, 0xFFFF), write(MAC, 0xFFFF), write(OP2, 0xFFFF),
+            "  nop", "  nop", write(MAC, 3), write(MPY, 5)]
+    body += emit_reads([RESLO, RESHI, SUMEXT])
+    body += [write(OP2, 7)] + emit_reads([RESLO, RESHI, SUMEXT])
+    res, _ = run_prog(tmp_path, body, mpy=mpy)
+    assert res.returncode == 0, res.stderr
+    t = 0xFFFFFFFF + 0xFFFF * 0xFFFF
+    assert unpack(res.stdout, 6) == [t & 0xFFFF, (t >> 16) & 0xFFFF, 1, 35, 0, 0]
+
+
 def test_mpy16_has_no_mpy32_registers(tmp_path):
     body = ["bad:", write(MPY32L, 1)]
     res, elf = run_prog(tmp_path, body, mpy=16)
