@@ -19,7 +19,8 @@
  * a column first takes h8 r_j (< 2^19) and the products with odd j (r_j is the top half of
  * a clamped 32-bit word: < 2^12, so h_i r_j < 2^28), which start from the carry in
  * (< 9 2^16 + 16 < 2^20) and cannot reach 2^32 (at most 2^20 + 2^19 + 4 2^28 < 2^31);
- * then the products with even j (< 2^32), each followed by `add &SUMEXT, r14`.
+ * then the products with even j (< 2^32), each followed by `add @r13, r14` (r13 =
+ * &SUMEXT) after the next operand write or the column's RESLO read.
  * P_0..P_6 go to the frame; P_7..P_15 go into the registers of h_0..h_8 as those die
  * (h_i's last column is i + 7). Then, with L = P mod 2^128, H = P >> 128 and 2^130 = 5:
  *   h' = L + (H & ~3) + (H >> 2) + (H & 3) 2^128         (5 (H >> 2) = (H & ~3) + (H >> 2))
@@ -28,16 +29,18 @@
  * most 9 products of < 2^32); H < 2^127, so L + (H & ~3) + (H >> 2) < 1.66 2^128 carries
  * at most 1 into h8 = (P_8 & 3) + carry <= 4.
  * Timing (SLAU367 / docs/MSP430_TIMING.md): a 16x16 result and SUMEXT are ready 3 cycles
- * after OP2 is written; `add &SUMEXT` right after the OP2 write reads in absolute mode
- * (the guide's "next instruction" case), and the next operand write (`mov rN, &MAC`,
- * 3 cycles) comes 3 or more cycles after the OP2 write, so no multiplier register is
- * written before the previous result is ready.
- * Registers (columns): r4..r11 = h0..h7, r12 = h8, r14 = column carry count, r15 = st.
+ * after OP2 is written. The next operand write (`mov rN, &MAC`, 3 cycles) comes 3 or
+ * more cycles after the OP2 write, so no multiplier register is written before the
+ * previous result is ready; that OP1 write starts nothing (only OP2 does), so the
+ * previous SUMEXT is still there and ready for `add @r13` (2 cycles; right after the
+ * OP2 write it would need the 3-cycle absolute form).
+ * Registers (columns): r4..r11 = h0..h7, r12 = h8, r13 = &SUMEXT, r14 = column carry
+ * count, r15 = st.
  * Frame (sp): +0 h accumulator (16), +16 blocks left, +18 hibit, +20 st, +22 m; 24 bytes,
  * zeroed before return, and r4-r15. Odd m: as poly1305_blocks_mpy32.S (a copy per
  * block). Stack: 14 (saves) + 24 + 2 (odd path: + 26).
- * Cycles incl. call (tests/msp430/test_asm430_sym.py -s): 1,186 for one block, 4,252 for
- * four (about 1,022 per block plus 164 per call).
+ * Cycles incl. call (tests/msp430/test_asm430_sym.py -s): 1,157 for one block, 4,136 for
+ * four (about 993 per block plus 164 per call).
  * CT: m, h, r secret; one straight-line path per block, 16x16 operations only (fixed
  * operand width), addresses from st, m and sp; the loop count is public.
  */
@@ -103,6 +106,7 @@
     mov     r15, F_M(r1)
     mov     F_ST(r1), r15               /* r_j at 2j(r15) */
     clr     r14
+    mov     #SUMEXT, r13            /* r13 = &SUMEXT through the columns */
     /* column 0 */
     mov     r4, &MPY                /* h0 r0: MPY starts the accumulator */
     mov     0(r15), &OP2
@@ -115,8 +119,8 @@
     mov     2(r15), &OP2
     mov     r5, &MAC               /* h1 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+2(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -125,11 +129,11 @@
     mov     2(r15), &OP2
     mov     r6, &MAC               /* h2 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r4, &MAC               /* h0 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+4(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -140,11 +144,11 @@
     mov     6(r15), &OP2
     mov     r7, &MAC               /* h3 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r5, &MAC               /* h1 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+6(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -155,14 +159,14 @@
     mov     6(r15), &OP2
     mov     r8, &MAC               /* h4 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r6, &MAC               /* h2 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r4, &MAC               /* h0 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+8(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -175,14 +179,14 @@
     mov     10(r15), &OP2
     mov     r9, &MAC               /* h5 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r7, &MAC               /* h3 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r5, &MAC               /* h1 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+10(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -195,17 +199,17 @@
     mov     10(r15), &OP2
     mov     r10, &MAC               /* h6 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r8, &MAC               /* h4 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r6, &MAC               /* h2 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r4, &MAC               /* h0 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, F_H+12(r1)
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -220,17 +224,17 @@
     mov     14(r15), &OP2
     mov     r11, &MAC               /* h7 r0 */
     mov     0(r15), &OP2
-    add     &SUMEXT, r14
     mov     r9, &MAC               /* h5 r2 */
+    add     @r13, r14
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r7, &MAC               /* h3 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r5, &MAC               /* h1 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r4
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -247,14 +251,14 @@
     mov     14(r15), &OP2
     mov     r10, &MAC               /* h6 r2 */
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r8, &MAC               /* h4 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r6, &MAC               /* h2 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r5
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -269,14 +273,14 @@
     mov     14(r15), &OP2
     mov     r11, &MAC               /* h7 r2 */
     mov     4(r15), &OP2
-    add     &SUMEXT, r14
     mov     r9, &MAC               /* h5 r4 */
+    add     @r13, r14
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r7, &MAC               /* h3 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r6
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -291,11 +295,11 @@
     mov     14(r15), &OP2
     mov     r10, &MAC               /* h6 r4 */
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r8, &MAC               /* h4 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r7
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -308,11 +312,11 @@
     mov     14(r15), &OP2
     mov     r11, &MAC               /* h7 r4 */
     mov     8(r15), &OP2
-    add     &SUMEXT, r14
     mov     r9, &MAC               /* h5 r6 */
+    add     @r13, r14
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r8
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -325,8 +329,8 @@
     mov     14(r15), &OP2
     mov     r10, &MAC               /* h6 r6 */
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r9
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
@@ -337,8 +341,8 @@
     mov     14(r15), &OP2
     mov     r11, &MAC               /* h7 r6 */
     mov     12(r15), &OP2
-    add     &SUMEXT, r14
     mov     &RESLO, r10
+    add     @r13, r14
     mov     &RESHI, &RESLO
     mov     r14, &RESHI
     clr     r14
