@@ -20,9 +20,11 @@ Method:
     latency is filled with those loads). g is copied digit-reversed onto the stack so both
     operands stream with @Rn+.
   * MPY16 product: one-level Karatsuba over 8-word halves (karatsuba16): three 8x8
-    products scanned by columns with one operand's 8 words in r4-r11 (10 cycles a
-    product), all three by one subroutine (mul8x8: its code once, not three times);
-    the square: the scheme of the MPY32 square with 16-bit digits.
+    products scanned by columns with one operand's 8 words in registers (9 cycles a
+    MAC), all three by one subroutine (mul8x8: its code once, not three times);
+    the square: the scheme of the MPY32 square with 16-bit digits. A MAC's carry
+    SUMEXT is read after the next product's OP1 write, through a register holding
+    &SUMEXT (2 cycles; right after the OP2 write it would need the 3-cycle &SUMEXT).
   * Reduction: the 512-bit t = tl + 2^256 th becomes tl + 38 th with the multiplier
     (OP1 = 38). The top digit goes first: its bits from 255 up, q, are cleared and 19 q
     enters the bottom digit, so the carry chain ends inside the top digit and h < 2^256
@@ -31,9 +33,11 @@ Multiplier discipline (docs/MSP430_TIMING.md): a result is read only when the us
 guide says it is ready, and no multiplier register is written before the previous
 operation's whole result is ready (RES3/SUMEXT with MPY32, RESHI with the 16-bit one):
 the cycle model below enforces both by inserting NOPs, which it counts (the simulator
-checks the reads). Result registers are also read register-indirect (`@r11+` from
-r11 = &RES0, `@r8` = SUMEXT: 2 cycles instead of 3); `Em.ins(..., rd=...)` names the
-register such a read takes, so the model checks it like an absolute one. MPY32CTL0 is
+checks the reads). An OP1 write starts nothing (only OP2 does), so a result may still
+be read after the next operation's OP1 write. Result registers are also read
+register-indirect (`@r11+` from r11 = &RES0, `@r8` = SUMEXT: 2 cycles instead of 3);
+`Em.ins(..., rd=...)` names the register such a read takes, so the model checks it like
+an absolute one. MPY32CTL0 is
 never written (no delayed write: the schedules have no write waiting on a result).
 Constant time: straight-line code; no branch, no secret-dependent address, operand width
 or instruction; every value may be secret.

@@ -28,9 +28,12 @@ Method (both multipliers; W = 32-bit digits with MPY32, 16-bit digits with MPY16
     bit of f) adds F_i masked to column i + n with the ALU.
 Multiplier discipline (docs/MSP430_TIMING.md): a result is read only when the user's
 guide says it is ready. 16-bit multiplier: no multiplier register is written before the
-previous operation's whole result is ready. MPY32: the cores run with MPYDLYWRTEN set
-(MPY32CTL0 bit 8; SLAU367: "writes are delayed until the 64-bit result (RES0 to RES3) is
-available"; the C entries and the ladder set it and clear it again): the next product's
+previous operation's whole result is ready; a MAC's carry SUMEXT is read after the next
+product's OP1 write (an OP1 write starts nothing: only OP2 does), through a register that
+holds &SUMEXT (2 cycles instead of 3). MPY32 with USE_DLYWRTEN (off in the shipped build):
+the cores run with MPYDLYWRTEN set (MPY32CTL0 bit 8; SLAU367: "writes are delayed until
+the 64-bit result (RES0 to RES3) is available"; the C entries and the ladder set it and
+clear it again): the next product's
 OP1 (MPY32L/H, MAC32L/H) is written while the previous 32x32 result is pending, the
 previous SUMEXT is read after that (when ready), then OP2L/OP2H once the previous result
 is complete, so only OP1 writes are ever delayed, at most one at a time (the guide gives
