@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3206 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3164 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -517,10 +517,12 @@ mb_fe25519_mul:
         mov     r5, &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r4, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
+        mov     #0, r12
+        sub     #4, r11
+        add     @r11+, r13
+        addc    @r11+, r14
         addc    #0, r12
+        add     @r11, r12
         mov     r13, 4(r1)
         sub     #4, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -530,8 +532,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     @r11, r13
         mov     r4, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
+        sub     #4, r11
+        add     @r11+, r14
+        addc    @r11+, r12
         addc    #0, r13
         add     @r11, r13
         mov     r14, 6(r1)
@@ -546,8 +549,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r14
         mov     r4, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
+        sub     #4, r11
+        add     @r11+, r12
+        addc    @r11+, r13
         addc    #0, r14
         add     @r11, r14
         mov     r12, 8(r1)
@@ -565,8 +569,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r12
         mov     r4, &OP2
-        add     &RESLO, r13
-        addc    &RESHI, r14
+        sub     #4, r11
+        add     @r11+, r13
+        addc    @r11+, r14
         addc    #0, r12
         add     @r11, r12
         mov     r13, 10(r1)
@@ -587,8 +592,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r13
         mov     r4, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
+        sub     #4, r11
+        add     @r11+, r14
+        addc    @r11+, r12
         addc    #0, r13
         add     @r11, r13
         mov     r14, 12(r1)
@@ -612,8 +618,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r14
         mov     r4, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
+        sub     #4, r11
+        add     @r11+, r12
+        addc    @r11+, r13
         addc    #0, r14
         add     @r11, r14
         mov     r12, 14(r1)
@@ -640,8 +647,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r12
         mov     r4, &OP2
-        add     &RESLO, r13
-        addc    &RESHI, r14
+        sub     #4, r11
+        add     @r11+, r13
+        addc    @r11+, r14
         addc    #0, r12
         add     @r11, r12
         mov     r13, 16(r1)
@@ -665,8 +673,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r13
         mov     r5, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
+        sub     #4, r11
+        add     @r11+, r14
+        addc    @r11+, r12
         addc    #0, r13
         add     @r11, r13
         mov     r14, 18(r1)
@@ -687,8 +696,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r14
         mov     r6, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
+        sub     #4, r11
+        add     @r11+, r12
+        addc    @r11+, r13
         addc    #0, r14
         add     @r11, r14
         mov     r12, 20(r1)
@@ -706,8 +716,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r12
         mov     r7, &OP2
-        add     &RESLO, r13
-        addc    &RESHI, r14
+        sub     #4, r11
+        add     @r11+, r13
+        addc    @r11+, r14
         addc    #0, r12
         add     @r11, r12
         mov     r13, 22(r1)
@@ -722,8 +733,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         add     @r11, r13
         mov     r8, &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
+        sub     #4, r11
+        add     @r11+, r14
+        addc    @r11+, r12
         addc    #0, r13
         add     @r11, r13
         mov     r14, 24(r1)
@@ -735,8 +747,9 @@ mb_fe25519_mul:
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     @r11, r14
         mov     r9, &OP2
-        add     &RESLO, r12
-        addc    &RESHI, r13
+        sub     #4, r11
+        add     @r11+, r12
+        addc    @r11+, r13
         addc    #0, r14
         add     @r11, r14
         mov     r12, 26(r1)
@@ -745,17 +758,20 @@ mb_fe25519_mul:
         mov     32(r1), &OP2
         .word   0x4fb2, MAC           /* mov @r15+, &MAC */
         mov     r10, &OP2
-        mov     &SUMEXT, r12
-        add     &RESLO, r13
-        addc    &RESHI, r14
+        mov     #0, r12
+        sub     #4, r11
+        add     @r11+, r13
+        addc    @r11+, r14
         addc    #0, r12
+        add     @r11, r12
         mov     r13, 28(r1)
         mov     #0, r13
         sub     #2, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
         mov     32(r1), &OP2
-        add     &RESLO, r14
-        addc    &RESHI, r12
+        sub     #4, r11
+        add     @r11+, r14
+        addc    @r11+, r12
         addc    #0, r13
         mov     r14, 30(r1)
         mov     r12, 32(r1)

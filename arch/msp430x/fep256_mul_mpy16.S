@@ -31,7 +31,7 @@
 
 /* mb_fep256_mul_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = g.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3541, of which 0 NOPs (waits for the multiplier). */
+ * 3481, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mul_core,"ax",@progbits
         .global mb_fep256_mul_core
         .type   mb_fep256_mul_core,@function
@@ -49,28 +49,30 @@ mb_fep256_mul_core:
         add     #30, r11
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
         sub     #2, r15
         sub     #4, r11
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 38) */
+/* column 1 (cycle 37) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #4, r15
         sub     #6, r11
         .word   0x4eb1, 26              /* mov @r14+, 26(r1) */
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 75) */
+/* column 2 (cycle 72) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -78,16 +80,17 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #6, r15
         sub     #8, r11
         .word   0x4eb1, 24              /* mov @r14+, 24(r1) */
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 122) */
+/* column 3 (cycle 117) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -98,16 +101,17 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #8, r15
         sub     #10, r11
         .word   0x4eb1, 22              /* mov @r14+, 22(r1) */
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 179) */
+/* column 4 (cycle 172) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -121,16 +125,17 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #10, r15
         sub     #12, r11
         .word   0x4eb1, 20              /* mov @r14+, 20(r1) */
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 247) */
+/* column 5 (cycle 238) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -147,16 +152,17 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #12, r15
         sub     #14, r11
         .word   0x4eb1, 18              /* mov @r14+, 18(r1) */
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 325) */
+/* column 6 (cycle 314) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -176,10 +182,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #14, r15
         sub     #16, r11
         .word   0x4eb1, 16              /* mov @r14+, 16(r1) */
@@ -188,7 +195,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 418) */
+/* column 7 (cycle 405) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -211,10 +218,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #16, r15
         sub     #18, r11
         .word   0x4eb1, 14              /* mov @r14+, 14(r1) */
@@ -223,7 +231,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 521) */
+/* column 8 (cycle 506) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -249,10 +257,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #18, r15
         sub     #20, r11
         .word   0x4eb1, 12              /* mov @r14+, 12(r1) */
@@ -261,7 +270,7 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 634) */
+/* column 9 (cycle 617) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -290,10 +299,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #20, r15
         sub     #22, r11
         .word   0x4eb1, 10              /* mov @r14+, 10(r1) */
@@ -302,7 +312,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 757) */
+/* column 10 (cycle 738) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -334,10 +344,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #22, r15
         sub     #24, r11
         .word   0x4eb1, 8               /* mov @r14+, 8(r1) */
@@ -346,7 +357,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 890) */
+/* column 11 (cycle 869) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -381,10 +392,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #24, r15
         sub     #26, r11
         .word   0x4eb1, 6               /* mov @r14+, 6(r1) */
@@ -393,7 +405,7 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1033) */
+/* column 12 (cycle 1010) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -431,10 +443,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #26, r15
         sub     #28, r11
         .word   0x4eb1, 4               /* mov @r14+, 4(r1) */
@@ -446,7 +459,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1191) */
+/* column 13 (cycle 1166) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -487,10 +500,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #28, r15
         sub     #30, r11
         .word   0x4eb1, 2               /* mov @r14+, 2(r1) */
@@ -502,7 +516,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1359) */
+/* column 14 (cycle 1332) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -546,10 +560,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #30, r15
         sub     #32, r11
         .word   0x4eb1, 0               /* mov @r14+, 0(r1) */
@@ -566,7 +581,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1544) */
+/* column 15 (cycle 1515) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -613,10 +628,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #30, r15
         sub     #32, r11
         add     50(r1), r4
@@ -632,7 +648,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1735) */
+/* column 16 (cycle 1704) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -676,10 +692,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     52(r1), r5
@@ -701,7 +718,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1924) */
+/* column 17 (cycle 1891) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -742,10 +759,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #26, r15
         sub     #28, r11
         add     54(r1), r6
@@ -768,7 +786,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2104) */
+/* column 18 (cycle 2069) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -806,10 +824,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #24, r15
         sub     #26, r11
         add     56(r1), r4
@@ -832,7 +851,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2274) */
+/* column 19 (cycle 2237) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -867,10 +886,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     58(r1), r5
@@ -893,7 +913,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2434) */
+/* column 20 (cycle 2395) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -925,10 +945,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #20, r15
         sub     #22, r11
         add     60(r1), r6
@@ -951,7 +972,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2584) */
+/* column 21 (cycle 2543) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -980,10 +1001,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #18, r15
         sub     #20, r11
         add     62(r1), r4
@@ -1006,7 +1028,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2724) */
+/* column 22 (cycle 2681) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1032,10 +1054,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     52(r1), r5
@@ -1055,7 +1078,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 2849) */
+/* column 23 (cycle 2804) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1078,10 +1101,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #14, r15
         sub     #16, r11
         add     54(r1), r6
@@ -1101,7 +1125,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 2964) */
+/* column 24 (cycle 2917) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1121,10 +1145,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #12, r15
         sub     #14, r11
         add     56(r1), r4
@@ -1144,7 +1169,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3069) */
+/* column 25 (cycle 3020) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1161,10 +1186,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #10, r15
         sub     #12, r11
         add     58(r1), r5
@@ -1184,7 +1210,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3164) */
+/* column 26 (cycle 3113) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1198,10 +1224,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #8, r15
         sub     #10, r11
         add     60(r1), r6
@@ -1221,7 +1248,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3248) */
+/* column 27 (cycle 3195) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1232,10 +1259,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #6, r15
         sub     #8, r11
         add     62(r1), r4
@@ -1255,7 +1283,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3322) */
+/* column 28 (cycle 3267) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1263,10 +1291,11 @@ mb_fep256_mul_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #4, r15
         sub     #6, r11
         sub     60(r1), r5
@@ -1283,15 +1312,16 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3381) */
+/* column 29 (cycle 3324) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #2, r15
         sub     #4, r11
         sub     62(r1), r6
@@ -1308,11 +1338,12 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3429) */
+/* column 30 (cycle 3370) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
         add     60(r1), r4
         addc    #0, r5
@@ -1325,13 +1356,13 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3459) */
+/* column 31 (cycle 3399) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3466) */
+/* final (cycle 3406) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -1364,7 +1395,7 @@ mb_fep256_mul_core:
 /* mb_fep256_mulsub_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = a, r15 = b: h = f (a - b) / 2^256 (a, b < p;
  * h may alias f, a or b; only for p256_ladder.S).
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3636, of which 0 NOPs (waits for the multiplier). */
+ * 3576, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mulsub_core,"ax",@progbits
         .global mb_fep256_mulsub_core
         .type   mb_fep256_mulsub_core,@function
@@ -1448,27 +1479,29 @@ mb_fep256_mulsub_core:
         add     #30, r11
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
         sub     #2, r15
         sub     #4, r11
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 189) */
+/* column 1 (cycle 188) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #4, r15
         sub     #6, r11
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 222) */
+/* column 2 (cycle 219) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1476,15 +1509,16 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #6, r15
         sub     #8, r11
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 265) */
+/* column 3 (cycle 260) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1495,15 +1529,16 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #8, r15
         sub     #10, r11
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 318) */
+/* column 4 (cycle 311) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1517,15 +1552,16 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #10, r15
         sub     #12, r11
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 382) */
+/* column 5 (cycle 373) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1542,15 +1578,16 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #12, r15
         sub     #14, r11
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 456) */
+/* column 6 (cycle 445) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1570,10 +1607,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #14, r15
         sub     #16, r11
         add     32(r1), r4
@@ -1581,7 +1619,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 545) */
+/* column 7 (cycle 532) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1604,10 +1642,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     34(r1), r5
@@ -1615,7 +1654,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 644) */
+/* column 8 (cycle 629) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1641,10 +1680,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #18, r15
         sub     #20, r11
         add     36(r1), r6
@@ -1652,7 +1692,7 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 753) */
+/* column 9 (cycle 736) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1681,10 +1721,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #20, r15
         sub     #22, r11
         add     38(r1), r4
@@ -1692,7 +1733,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 872) */
+/* column 10 (cycle 853) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1724,10 +1765,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     40(r1), r5
@@ -1735,7 +1777,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 1001) */
+/* column 11 (cycle 980) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1770,10 +1812,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #24, r15
         sub     #26, r11
         add     42(r1), r6
@@ -1781,7 +1824,7 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1140) */
+/* column 12 (cycle 1117) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1819,10 +1862,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #26, r15
         sub     #28, r11
         add     44(r1), r4
@@ -1833,7 +1877,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1294) */
+/* column 13 (cycle 1269) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1874,10 +1918,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     46(r1), r5
@@ -1888,7 +1933,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1458) */
+/* column 14 (cycle 1431) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1932,10 +1977,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #30, r15
         sub     #32, r11
         add     48(r1), r6
@@ -1951,7 +1997,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1639) */
+/* column 15 (cycle 1610) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1998,10 +2044,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #30, r15
         sub     #32, r11
         add     50(r1), r4
@@ -2017,7 +2064,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1830) */
+/* column 16 (cycle 1799) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2061,10 +2108,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     52(r1), r5
@@ -2086,7 +2134,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 2019) */
+/* column 17 (cycle 1986) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2127,10 +2175,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #26, r15
         sub     #28, r11
         add     54(r1), r6
@@ -2153,7 +2202,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2199) */
+/* column 18 (cycle 2164) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2191,10 +2240,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #24, r15
         sub     #26, r11
         add     56(r1), r4
@@ -2217,7 +2267,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2369) */
+/* column 19 (cycle 2332) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2252,10 +2302,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     58(r1), r5
@@ -2278,7 +2329,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2529) */
+/* column 20 (cycle 2490) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2310,10 +2361,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #20, r15
         sub     #22, r11
         add     60(r1), r6
@@ -2336,7 +2388,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2679) */
+/* column 21 (cycle 2638) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2365,10 +2417,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #18, r15
         sub     #20, r11
         add     62(r1), r4
@@ -2391,7 +2444,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2819) */
+/* column 22 (cycle 2776) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2417,10 +2470,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     52(r1), r5
@@ -2440,7 +2494,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 2944) */
+/* column 23 (cycle 2899) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2463,10 +2517,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #14, r15
         sub     #16, r11
         add     54(r1), r6
@@ -2486,7 +2541,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 3059) */
+/* column 24 (cycle 3012) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2506,10 +2561,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #12, r15
         sub     #14, r11
         add     56(r1), r4
@@ -2529,7 +2585,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3164) */
+/* column 25 (cycle 3115) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2546,10 +2602,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #10, r15
         sub     #12, r11
         add     58(r1), r5
@@ -2569,7 +2626,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3259) */
+/* column 26 (cycle 3208) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2583,10 +2640,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r5
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #8, r15
         sub     #10, r11
         add     60(r1), r6
@@ -2606,7 +2664,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3343) */
+/* column 27 (cycle 3290) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2617,10 +2675,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r6
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
+        add     @r10, r6
         sub     #6, r15
         sub     #8, r11
         add     62(r1), r4
@@ -2640,7 +2699,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3417) */
+/* column 28 (cycle 3362) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2648,10 +2707,11 @@ mb_fep256_mulsub_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r10, r4
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r10
+        add     @r10+, r5
+        addc    @r10+, r6
         addc    #0, r4
+        add     @r10, r4
         sub     #4, r15
         sub     #6, r11
         sub     60(r1), r5
@@ -2668,15 +2728,16 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3476) */
+/* column 29 (cycle 3419) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r10
+        add     @r10+, r6
+        addc    @r10+, r4
         addc    #0, r5
+        add     @r10, r5
         sub     #2, r15
         sub     #4, r11
         sub     62(r1), r6
@@ -2693,11 +2754,12 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3524) */
+/* column 30 (cycle 3465) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r10
+        add     @r10+, r4
+        addc    @r10+, r5
         addc    #0, r6
         add     60(r1), r4
         addc    #0, r5
@@ -2710,13 +2772,13 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3554) */
+/* column 31 (cycle 3494) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3561) */
+/* final (cycle 3501) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -2748,7 +2810,7 @@ mb_fep256_mulsub_core:
 
 /* mb_fep256_sqr_core: the kernel without the register save. In: r12 = h, r13 = f.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 2493, of which 0 NOPs (waits for the multiplier). */
+ * 2435, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_sqr_core,"ax",@progbits
         .global mb_fep256_sqr_core
         .type   mb_fep256_sqr_core,@function
@@ -2816,55 +2878,59 @@ mb_fep256_sqr_core:
         mov     @r15+, r8
         mov     r8, &MPY
         mov     r8, &OP2
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
         sub     #2, r15
         sub     #2, r14
         mov     r4, 32(r1)
         mov     #0, r4
-/* column 1 (cycle 128) */
+/* column 1 (cycle 127) */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         mov     r8, &OP2
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
         sub     #2, r15
         sub     #4, r14
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 151) */
+/* column 2 (cycle 149) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r15+, r8
         mov     r8, &MAC
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #4, r15
         sub     #4, r14
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 183) */
+/* column 3 (cycle 179) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #4, r15
         sub     #6, r14
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 218) */
+/* column 4 (cycle 212) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2873,15 +2939,16 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #6, r15
         sub     #6, r14
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 262) */
+/* column 5 (cycle 254) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2891,15 +2958,16 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #6, r15
         sub     #8, r14
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 307) */
+/* column 6 (cycle 297) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2911,10 +2979,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #8, r15
         sub     #8, r14
         add     32(r1), r4
@@ -2922,7 +2991,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 364) */
+/* column 7 (cycle 352) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2935,10 +3004,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #8, r15
         sub     #10, r14
         add     34(r1), r5
@@ -2946,7 +3016,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 424) */
+/* column 8 (cycle 410) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2961,10 +3031,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #10, r15
         sub     #10, r14
         add     36(r1), r6
@@ -2972,7 +3043,7 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 493) */
+/* column 9 (cycle 477) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2988,10 +3059,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #10, r15
         sub     #12, r14
         add     38(r1), r4
@@ -2999,7 +3071,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 564) */
+/* column 10 (cycle 546) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3017,10 +3089,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #12, r15
         sub     #12, r14
         add     40(r1), r5
@@ -3028,7 +3101,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 643) */
+/* column 11 (cycle 623) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3047,10 +3120,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #12, r15
         sub     #14, r14
         add     42(r1), r6
@@ -3058,7 +3132,7 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 724) */
+/* column 12 (cycle 702) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3079,10 +3153,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #14, r15
         sub     #14, r14
         add     44(r1), r4
@@ -3093,7 +3168,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 818) */
+/* column 13 (cycle 794) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3115,10 +3190,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #14, r15
         sub     #16, r14
         add     46(r1), r5
@@ -3129,7 +3205,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 914) */
+/* column 14 (cycle 888) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3153,10 +3229,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #16, r15
         sub     #16, r14
         add     48(r1), r6
@@ -3172,7 +3249,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1025) */
+/* column 15 (cycle 997) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3197,10 +3274,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #14, r15
         sub     #16, r14
         add     50(r1), r4
@@ -3216,7 +3294,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1138) */
+/* column 16 (cycle 1108) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3240,10 +3318,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #14, r15
         sub     #14, r14
         add     52(r1), r5
@@ -3270,7 +3349,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1264) */
+/* column 17 (cycle 1232) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3292,10 +3371,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #12, r15
         sub     #14, r14
         add     54(r1), r6
@@ -3323,7 +3403,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 1383) */
+/* column 18 (cycle 1349) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3344,10 +3424,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #12, r15
         sub     #12, r14
         add     56(r1), r4
@@ -3375,7 +3456,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 1500) */
+/* column 19 (cycle 1464) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3394,10 +3475,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #10, r15
         sub     #12, r14
         add     58(r1), r5
@@ -3425,7 +3507,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 1609) */
+/* column 20 (cycle 1571) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3443,10 +3525,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #10, r15
         sub     #10, r14
         add     60(r1), r6
@@ -3474,7 +3557,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 1716) */
+/* column 21 (cycle 1676) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3490,10 +3573,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #8, r15
         sub     #10, r14
         add     62(r1), r4
@@ -3521,7 +3605,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 1814) */
+/* column 22 (cycle 1772) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3536,10 +3620,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #8, r15
         sub     #8, r14
         add     52(r1), r5
@@ -3564,7 +3649,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 1904) */
+/* column 23 (cycle 1860) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3577,10 +3662,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #6, r15
         sub     #8, r14
         add     54(r1), r6
@@ -3605,7 +3691,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 1987) */
+/* column 24 (cycle 1941) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3617,10 +3703,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r6
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #6, r15
         sub     #6, r14
         add     56(r1), r4
@@ -3645,7 +3732,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 2069) */
+/* column 25 (cycle 2021) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3655,10 +3742,11 @@ mb_fep256_sqr_core:
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         add     @r11, r4
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #4, r15
         sub     #6, r14
         add     58(r1), r5
@@ -3683,7 +3771,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 2142) */
+/* column 26 (cycle 2092) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3692,10 +3780,11 @@ mb_fep256_sqr_core:
         mov     r8, &MAC
         add     @r11, r5
         mov     r8, &OP2
-        add     &SUMEXT, r5
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
+        add     @r11, r5
         sub     #4, r15
         sub     #4, r14
         add     60(r1), r6
@@ -3720,17 +3809,18 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 2212) */
+/* column 27 (cycle 2160) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
         mov     r8, &OP2
-        add     &SUMEXT, r6
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
+        add     @r11, r6
         sub     #2, r15
         sub     #4, r14
         add     62(r1), r4
@@ -3755,16 +3845,17 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 2274) */
+/* column 28 (cycle 2220) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r15+, r8
         mov     r8, &MAC
         mov     r8, &OP2
-        add     &SUMEXT, r4
-        add     &RESLO, r5
-        addc    &RESHI, r6
+        sub     #4, r11
+        add     @r11+, r5
+        addc    @r11+, r6
         addc    #0, r4
+        add     @r11, r4
         sub     #2, r15
         sub     #2, r14
         sub     60(r1), r5
@@ -3786,13 +3877,14 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 2329) */
+/* column 29 (cycle 2273) */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         mov     r8, &OP2
-        add     &RESLO, r6
-        addc    &RESHI, r4
+        sub     #4, r11
+        add     @r11+, r6
+        addc    @r11+, r4
         addc    #0, r5
         sub     #2, r14
         sub     62(r1), r6
@@ -3814,12 +3906,13 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 2374) */
+/* column 30 (cycle 2317) */
         mov     @r15+, r8
         mov     r8, &MPY
         mov     r8, &OP2
-        add     &RESLO, r4
-        addc    &RESHI, r5
+        sub     #4, r11
+        add     @r11+, r4
+        addc    @r11+, r5
         addc    #0, r6
         add     60(r1), r4
         addc    #0, r5
@@ -3837,13 +3930,13 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 2411) */
+/* column 31 (cycle 2353) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 2418) */
+/* final (cycle 2360) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7

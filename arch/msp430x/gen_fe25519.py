@@ -564,7 +564,8 @@ def mul8x8():
     (2(r1) here), columns scanned with r15 stepped, not reset. Clobbers r11-r15.
     r11's word (digit 7) waits in out[15], written last, so that r11 can hold &SUMEXT:
     each MAC's carry is then read in 2 cycles (@r11) after the next product's OP1 write
-    or after the column's RESLO/RESHI, instead of 3 (&SUMEXT) right after its OP2."""
+    or after the column's RESLO/RESHI (read through r11 too), instead of 3 (&SUMEXT)
+    right after its OP2."""
     e = Em(16)
     regs = [f"r{4 + i}" for i in range(7)] + [f"{2 + 30}(r1)"]
     a = ["r12", "r13", "r14"]
@@ -592,18 +593,20 @@ def mul8x8():
             e.ins("mov", regs[k - i], "&OP2")
             if p > 0:
                 deferred = p
-        if deferred == 1:       # a 2-product column: its one carry replaces a[2] (not
-            e.ins("mov", "&SUMEXT", a[2])   # cleared) before the chain adds to it
-            deferred = None
         if k == 0:              # the window is empty: the column is the product
             e.ins("mov", "&RESLO", f"{out}(r1)")
             e.ins("mov", "&RESHI", a[1])
         else:
-            e.ins("add", "&RESLO", a[0])
-            e.ins("addc", "&RESHI", a[1])
+            # RESLO, RESHI through r11 stepped back from &SUMEXT (2 cycles each, and
+            # r11 is &SUMEXT again after them), then the last product's carry
+            if deferred == 1:   # a 2-product column: a[2] holds a dead word
+                e.ins("mov", "#0", a[2])
+            e.ins("sub", "#4", "r11")
+            e.ins("add", "@r11+", a[0], rd="RESLO")
+            e.ins("addc", "@r11+", a[1], rd="RESHI")
             e.ins("addc", "#0", a[2])
             if deferred is not None:
-                carry(deferred)  # after the carry chain (it sets the flags)
+                e.ins("add", "@r11", a[2], rd="SUMEXT")   # after the chain (flags)
             e.ins("mov", a[0], f"{out + 2 * k}(r1)")
         a = a[1:] + a[:1]
         if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:

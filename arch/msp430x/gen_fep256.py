@@ -367,12 +367,12 @@ class Kernel:
                         g.queue([ch], front=True)
                     rf_off, rg_off = nf, ng
                 if not first:
-                    if self.dly or (dw == 1 and idx + 1 < len(pairs)):
-                        pend = True
+                    if self.dly or dw == 1:
+                        pend = True      # 16-bit: the last one at the column end
                     else:
                         g.ins("add", "&SUMEXT", c)
             # --- column end ---
-            if pend:
+            if pend and dw == 2:
                 g.ins("add", "&SUMEXT", c)
                 pend = False
             if pairs:
@@ -381,9 +381,15 @@ class Kernel:
                     g.ins("addc", "&RES1", w[1], fill=False)
                     g.ins("addc", "#0", w[2])
                 else:
-                    g.ins("add", "&RESLO", w[0])
-                    g.ins("addc", "&RESHI", w[1], fill=False)
+                    # RESLO, RESHI through sx stepped back from &SUMEXT (2 cycles each;
+                    # sx is &SUMEXT again after them), then the last MAC's carry
+                    g.ins("sub", "#4", sx)
+                    g.ins("add", f"@{sx}+", w[0], rd="RESLO")
+                    g.ins("addc", f"@{sx}+", w[1], fill=False, rd="RESHI")
                     g.ins("addc", "#0", c)
+                    if pend:
+                        g.ins("add", f"@{sx}", c, rd="SUMEXT")
+                        pend = False
             g.flush()
             self.out_digit(k)
             if k == ncol - 1:
