@@ -27,7 +27,7 @@ from . import campaign
 X = ("x25519", "x25519_randomized")
 P = ("p256_ecdh", "p256_ecdh_randomized")
 # instructions (cycles on hw) per ladder step, measured: MSP430 asm 7.3k (mpy32) and
-# 10.8k (mpy16), portable 81k; P-256 12k / 179k; M4 asm 1.4k, portable 3.7k; P-256
+# 11.1k (mpy16), portable 81k; P-256 12k / 179k; M4 asm 1.4k, portable 3.7k; P-256
 # 8.7k (one 4-bit window) / 11.4k
 MATRIX = [
     # target, impl, functions, TVLA traces, CPA traces, CPA bits, samples per curve,
