@@ -469,8 +469,8 @@ def karatsuba16(e):
     """16-bit multiplier: h = f g by one-level Karatsuba over 8-word halves,
     f g = L + W^8 (L + H - (f_L - f_H)(g_L - g_H)) + W^16 H, L = f_L g_L, H = f_H g_H,
     (f_L - f_H)(g_L - g_H) = (-1)^s M, M = |f_L - f_H| |g_L - g_H| (W = 2^128 here).
-    Each 8x8 product scans columns with one operand's 8 words in r4-r11 (OP2 from a
-    register: 10 cycles a product). The signs and the choice between adding and
+    Each 8x8 product (mul8x8) scans columns with one operand's words in registers (OP2
+    from a register: 9 cycles a MAC). The signs and the choice between adding and
     subtracting M are masks. Then the reduction shared with the schoolbook kernels."""
     # stack: T (L, H: 32 words) 0, M (16 words) 64, DF (8 words) 96, SG 112; g 114, f 116
     T, MO, DF, SG, GP, FP = 0, 64, 96, 112, 114, 116
@@ -502,8 +502,8 @@ def karatsuba16(e):
     e.ins("xor", "r15", f"{SG - MO}(r1)")      # SG = 0xffff iff the signs differ
 
     # The three 8x8 products are one subroutine (MUL8X8, emitted after the kernel's
-    # ret): one copy of its ~1,000 bytes instead of three, for 3 calls and 3 stack
-    # moves (~20 cycles a product h = f g). It writes its 16 words just above its return
+    # ret): one copy of its ~1,000 bytes instead of three, for 3 calls and 2 stack
+    # moves (16 cycles a product h = f g). It writes its 16 words just above its return
     # address, so sp is moved to each product's place first: M (64), H (32), L (0),
     # downwards, so every live word stays above sp (interrupt-safe stack).
     e.ins("mov", "r1", "r15")
