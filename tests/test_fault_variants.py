@@ -3,7 +3,7 @@
 not a build of that chip stops the run with the name in the error, before anything runs
 or any row of bench/results/faults.json is replaced (a typo used to run nothing and
 report success); a known build whose fault image is not built is skipped with a line
-saying so."""
+saying so. The same check (fault.parse_names) serves --targets and --models."""
 import os
 import subprocess
 import sys
@@ -27,6 +27,20 @@ def test_unknown_variant_is_refused(tmp_path, module, cmd, known):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "unknown no-such-build" in r.stderr and known in r.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("argv,option", [
+    (["-m", "motebox_tools.fault_x25519_msp430", "bench", "--targets", "x25519,nope"],
+     "--targets"),
+    (["-m", "motebox.cli", "fault", "--models", "skip,nope"], "--models")])
+def test_unknown_target_or_model_is_refused(tmp_path, argv, option):
+    env = dict(os.environ, MOTEBOX_BUILD=str(tmp_path / "build"))
+    r = subprocess.run([sys.executable, *argv, "--out" if "bench" in argv else "--json",
+                        str(tmp_path / "out.json")], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"{option}: unknown nope" in r.stderr
+    assert not (tmp_path / "out.json").exists()
 
 
 def test_unbuilt_variant_is_skipped_and_said():

@@ -378,24 +378,27 @@ def run_fault_batch(base, elf, cycles, workdir, lines, extra=(), timeout=3600):
     return out
 
 
+def parse_names(ap, option, text, known):
+    """The comma-separated names of `option` (each one of `known`), or ap.error naming
+    the unknown ones: a typo must stop the run, not make it run nothing."""
+    names = [v.strip() for v in text.split(",") if v.strip()]
+    unknown = [v for v in names if v not in known]
+    if not names or unknown:
+        ap.error(f"{option}: unknown {', '.join(unknown) or '(none given)'}; "
+                 f"known: {', '.join(known)}")
+    return names
+
+
 def parse_models(ap, text):
-    """The --models list (of skip, flip, load), or ap.error naming the valid ones."""
-    models = [m.strip() for m in text.split(",") if m.strip()]
-    if not models or any(m not in MODELS for m in models):
-        ap.error(f"models: {', '.join(MODELS)}")
-    return models
+    """The --models list (of skip, flip, load)."""
+    return parse_names(ap, "--models", text, MODELS)
 
 
 def pick_variants(ap, text, known, built, log=print):
     """The builds a `bench --variants A,B` run covers: every name must be one of `known`
-    (else ap.error naming the unknown ones: a typo would otherwise run nothing and
-    replace no rows); a known one whose fault image is not built (built(v) false) is
-    skipped with a line saying so."""
-    names = [v.strip() for v in text.split(",") if v.strip()]
-    unknown = [v for v in names if v not in known]
-    if not names or unknown:
-        ap.error(f"--variants: unknown {', '.join(unknown) or '(none given)'}; "
-                 f"known: {', '.join(known)}")
+    (parse_names: a typo would otherwise run nothing and replace no rows); a known one
+    whose fault image is not built (built(v) false) is skipped with a line saying so."""
+    names = parse_names(ap, "--variants", text, known)
     chosen = [v for v in names if built(v)]
     for v in names:
         if v not in chosen:

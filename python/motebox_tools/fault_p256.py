@@ -43,11 +43,16 @@ SNAPSHOTS = 400         # about this many reference states per window
 CHECKS = "result_check"  # a symbol only the hardened ecdh has
 
 
-def image(variant, hardened=True):
-    """build/msp430/<variant>/fault-p256.elf or its unhardened relink."""
+def image_path(variant, hardened=True):
+    """build/msp430/<variant>/fault-p256.elf or its unhardened relink (built or not)."""
     from .boards import msp430 as t430
-    p = t430.build_dir() / variant / ("fault-p256.elf" if hardened
-                                      else "fault-p256-unhardened.elf")
+    return t430.build_dir() / variant / ("fault-p256.elf" if hardened
+                                         else "fault-p256-unhardened.elf")
+
+
+def image(variant, hardened=True):
+    """image_path(variant, hardened), which must exist."""
+    p = image_path(variant, hardened)
     if not p.exists():
         raise FileNotFoundError(f"{p} missing: run `make msp430`")
     return p
@@ -267,7 +272,7 @@ def bench(argv=None):
     log = lambda s: print(s, flush=True)  # noqa: E731
     rows, cost, done = [], [], []
     for v in F.pick_variants(ap, a.variants, list(t430.VARIANTS),
-                             lambda v: (t430.build_dir() / v / "fault-p256.elf").exists(), log):
+                             lambda v: image_path(v).exists(), log):
         asm = t430.VARIANTS[v].asm
         cyc = {}
         for unh in (True, False):
@@ -298,7 +303,6 @@ F_TITLE = ("Single-fault campaigns (MSP430 simulator, Cortex-M4 model; forged bo
 
 def main(argv=None):
     """`motebox fault [--chip msp430] --target p256_ecdh ...`."""
-    from .boards import msp430 as t430
     ap = argparse.ArgumentParser(prog="motebox fault --target p256_ecdh",
                                  description=__doc__.split("\n\n")[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,8 +318,7 @@ def main(argv=None):
     ap.add_argument("--json", help="write the rows there")
     a = ap.parse_args(argv)
     models = F.parse_models(ap, a.models)
-    variants = a.variant or [next(v for v in ("mpy32-asm", "mpy32")
-                                  if (t430.build_dir() / v / "fault-p256.elf").exists())]
+    variants = a.variant or [next(v for v in ("mpy32-asm", "mpy32") if image_path(v).exists())]
     rows = []
     for v in variants:
         r, _ = campaign_rows(v, models, a.samples, a.seed, a.jobs, a.unhardened,

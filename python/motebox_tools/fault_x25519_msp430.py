@@ -208,9 +208,7 @@ def bench(argv=None):
     log = lambda s: print(s, flush=True)  # noqa: E731
     variants = F.pick_variants(ap, a.variants, VARIANTS,
                                lambda v: image_exists(v, "hardened"), log)
-    targets = [t.strip() for t in a.targets.split(",") if t.strip()]
-    if not targets or any(t not in TARGETS for t in targets):
-        ap.error(f"--targets: of {', '.join(TARGETS)}")
+    targets = F.parse_names(ap, "--targets", a.targets, TARGETS)
     rows, cost, cyc = [], [], {}
     for v, b, t in plan_builds(variants):
         if t not in targets:
