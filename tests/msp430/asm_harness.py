@@ -478,3 +478,14 @@ def le(x, n=32):
 
 def from_le(b):
     return int.from_bytes(b, "little")
+
+
+# 16-bit words that make a column sum's rare carries likely (a MAC's SUMEXT, a window
+# word overflowing at a column end): random inputs reach those once in ~2^16 words.
+CARRY_WORDS = [0, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFD, 0xFFFE, 0xFFFF]
+
+
+def carry_element(rnd):
+    """A 256-bit integer whose 16-bit words are mostly (4 in 5) from CARRY_WORDS."""
+    return sum((rnd.choice(CARRY_WORDS) if rnd.random() < 0.8 else rnd.getrandbits(16))
+               << (16 * i) for i in range(16))

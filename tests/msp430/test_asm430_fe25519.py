@@ -96,11 +96,6 @@ def cases(seed):
     return [out[:NCASE], out[NCASE:2 * NCASE], carry_cases(rnd)]
 
 
-# 16-bit words that make the column sums' rare carries likely (a MAC's SUMEXT, a
-# window word overflowing in a column end): random inputs reach those once in ~2^16.
-XWORDS = [0, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFD, 0xFFFE, 0xFFFF]
-
-
 def words(ws):
     return sum(w << (16 * i) for i, w in enumerate(ws))
 
@@ -110,7 +105,7 @@ def carry_cases(rnd):
     products each) with a low word 0xFFFF and a sum of the other words 0x10001, so that
     the column's high word overflows into the carry word: f = g = 0xFFFF at words
     0, 8 (L, H), 7 and 15 (columns 13 of L, H), f_1 = 0x8000, g_1 = 0x8001 and so on;
-    (2) words drawn mostly from XWORDS."""
+    (2) words drawn mostly from H.CARRY_WORDS."""
     out = []
     for lo, hi in ((0, 1), (8, 9), (7, 6), (15, 14)):
         for a, b in ((0x8000, 0x8001), (0x8001, 0x8000), (0xFFFF, 0x0002)):
@@ -120,8 +115,7 @@ def carry_cases(rnd):
             f[hi], g[hi] = a, b
             out.append((words(f), words(g)))
     while len(out) < NCASE:
-        out.append(tuple(words([rnd.choice(XWORDS) if rnd.random() < 0.8 else
-                                rnd.getrandbits(16) for _ in range(16)]) for _ in range(2)))
+        out.append((H.carry_element(rnd), H.carry_element(rnd)))
     return out
 
 

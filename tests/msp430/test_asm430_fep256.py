@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from asm_harness import Firmware, from_le, have_tools, le, portable_sources  # noqa: E402
+from asm_harness import (Firmware, carry_element, from_le, have_tools, le,  # noqa: E402
+                         portable_sources)
 
 REPO = Path(__file__).resolve().parents[2]
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
@@ -85,18 +86,12 @@ def expected(a, b):
             "sub_hg": (a - b) % P}
 
 
-# 16-bit words that make the column sums' rare carries likely (a MAC's SUMEXT, the
-# window's top word): random inputs below p reach those once in ~2^16.
-XWORDS = [0, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFD, 0xFFFE, 0xFFFF]
-
-
 def carry_cases(seed):
-    """Elements below p whose words are mostly from XWORDS."""
+    """Elements below p whose words are mostly from the harness's CARRY_WORDS."""
     rnd = random.Random(seed)
     out = []
     while len(out) < N:
-        a, b = (sum((rnd.choice(XWORDS) if rnd.random() < 0.8 else rnd.getrandbits(16))
-                    << (16 * i) for i in range(16)) for _ in range(2))
+        a, b = carry_element(rnd), carry_element(rnd)
         if a < P and b < P:
             out.append((a, b))
     return out
