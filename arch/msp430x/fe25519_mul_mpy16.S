@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3164 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3070 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -27,22 +27,22 @@ mb_fe25519_mul:
         push    r13
         push    r14
         sub     #50, r1
-        mov     0(r13), r4
-        mov     2(r13), r5
-        mov     4(r13), r6
-        mov     6(r13), r7
-        mov     8(r13), r8
-        mov     10(r13), r9
-        mov     12(r13), r10
-        mov     14(r13), r11
-        sub     16(r13), r4
-        subc    18(r13), r5
-        subc    20(r13), r6
-        subc    22(r13), r7
-        subc    24(r13), r8
-        subc    26(r13), r9
-        subc    28(r13), r10
-        subc    30(r13), r11
+        mov     @r13+, r4
+        mov     @r13+, r5
+        mov     @r13+, r6
+        mov     @r13+, r7
+        mov     @r13+, r8
+        mov     @r13+, r9
+        mov     @r13+, r10
+        mov     @r13+, r11
+        sub     @r13+, r4
+        subc    @r13+, r5
+        subc    @r13+, r6
+        subc    @r13+, r7
+        subc    @r13+, r8
+        subc    @r13+, r9
+        subc    @r13+, r10
+        subc    @r13+, r11
         mov     #0, r15
         subc    #0, r15
         xor     r15, r4
@@ -72,22 +72,22 @@ mb_fe25519_mul:
         mov     r10, 44(r1)
         mov     r11, 46(r1)
         mov     r15, 48(r1)
-        mov     0(r14), r4
-        mov     2(r14), r5
-        mov     4(r14), r6
-        mov     6(r14), r7
-        mov     8(r14), r8
-        mov     10(r14), r9
-        mov     12(r14), r10
-        mov     14(r14), r11
-        sub     16(r14), r4
-        subc    18(r14), r5
-        subc    20(r14), r6
-        subc    22(r14), r7
-        subc    24(r14), r8
-        subc    26(r14), r9
-        subc    28(r14), r10
-        subc    30(r14), r11
+        mov     @r14+, r4
+        mov     @r14+, r5
+        mov     @r14+, r6
+        mov     @r14+, r7
+        mov     @r14+, r8
+        mov     @r14+, r9
+        mov     @r14+, r10
+        mov     @r14+, r11
+        sub     @r14+, r4
+        subc    @r14+, r5
+        subc    @r14+, r6
+        subc    @r14+, r7
+        subc    @r14+, r8
+        subc    @r14+, r9
+        subc    @r14+, r10
+        subc    @r14+, r11
         mov     #0, r15
         subc    #0, r15
         xor     r15, r4
@@ -114,37 +114,30 @@ mb_fe25519_mul:
         call    #.Lmb_fe25519_mul8x8
         sub     #32, r1
         mov     82(r1), r15
-        mov     16(r15), r4
-        mov     18(r15), r5
-        mov     20(r15), r6
-        mov     22(r15), r7
-        mov     24(r15), r8
-        mov     26(r15), r9
-        mov     28(r15), r10
-        mov     30(r15), r11
+        add     #16, r15
+        mov     @r15+, r4
+        mov     @r15+, r5
+        mov     @r15+, r6
+        mov     @r15+, r7
+        mov     @r15+, r8
+        mov     @r15+, r9
+        mov     @r15+, r10
+        mov     @r15+, r11
         mov     84(r1), r15
         add     #16, r15
         call    #.Lmb_fe25519_mul8x8
         sub     #32, r1
         mov     114(r1), r15
-        mov     0(r15), r4
-        mov     2(r15), r5
-        mov     4(r15), r6
-        mov     6(r15), r7
-        mov     8(r15), r8
-        mov     10(r15), r9
-        mov     12(r15), r10
-        mov     14(r15), r11
+        mov     @r15+, r4
+        mov     @r15+, r5
+        mov     @r15+, r6
+        mov     @r15+, r7
+        mov     @r15+, r8
+        mov     @r15+, r9
+        mov     @r15+, r10
+        mov     @r15+, r11
         mov     116(r1), r15
         call    #.Lmb_fe25519_mul8x8
-        mov     16(r1), r4
-        mov     18(r1), r5
-        mov     20(r1), r6
-        mov     22(r1), r7
-        mov     24(r1), r8
-        mov     26(r1), r9
-        mov     28(r1), r10
-        mov     30(r1), r11
         mov     112(r1), r14
         xor     #-1, r14
         mov     r14, r12
@@ -153,7 +146,7 @@ mb_fe25519_mul:
         mov     #0, r13
         mov     66(r1), r15
         xor     r14, r15
-        add     r4, r12
+        add     18(r1), r12
         addc    #0, r13
         add     2(r1), r12
         addc    #0, r13
@@ -161,11 +154,11 @@ mb_fe25519_mul:
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 18(r1)
+        mov     r12, 66(r1)
         mov     #0, r12
         mov     68(r1), r15
         xor     r14, r15
-        add     r5, r13
+        add     20(r1), r13
         addc    #0, r12
         add     4(r1), r13
         addc    #0, r12
@@ -173,11 +166,11 @@ mb_fe25519_mul:
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 20(r1)
+        mov     r13, 68(r1)
         mov     #0, r13
         mov     70(r1), r15
         xor     r14, r15
-        add     r6, r12
+        add     22(r1), r12
         addc    #0, r13
         add     6(r1), r12
         addc    #0, r13
@@ -185,11 +178,11 @@ mb_fe25519_mul:
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 22(r1)
+        mov     r12, 70(r1)
         mov     #0, r12
         mov     72(r1), r15
         xor     r14, r15
-        add     r7, r13
+        add     24(r1), r13
         addc    #0, r12
         add     8(r1), r13
         addc    #0, r12
@@ -197,11 +190,11 @@ mb_fe25519_mul:
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 24(r1)
+        mov     r13, 72(r1)
         mov     #0, r13
         mov     74(r1), r15
         xor     r14, r15
-        add     r8, r12
+        add     26(r1), r12
         addc    #0, r13
         add     10(r1), r12
         addc    #0, r13
@@ -209,11 +202,11 @@ mb_fe25519_mul:
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 26(r1)
+        mov     r12, 74(r1)
         mov     #0, r12
         mov     76(r1), r15
         xor     r14, r15
-        add     r9, r13
+        add     28(r1), r13
         addc    #0, r12
         add     12(r1), r13
         addc    #0, r12
@@ -221,11 +214,11 @@ mb_fe25519_mul:
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 28(r1)
+        mov     r13, 76(r1)
         mov     #0, r13
         mov     78(r1), r15
         xor     r14, r15
-        add     r10, r12
+        add     30(r1), r12
         addc    #0, r13
         add     14(r1), r12
         addc    #0, r13
@@ -233,11 +226,11 @@ mb_fe25519_mul:
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 30(r1)
+        mov     r12, 78(r1)
         mov     #0, r12
         mov     80(r1), r15
         xor     r14, r15
-        add     r11, r13
+        add     32(r1), r13
         addc    #0, r12
         add     16(r1), r13
         addc    #0, r12
@@ -245,262 +238,254 @@ mb_fe25519_mul:
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 32(r1)
+        mov     r13, 80(r1)
         mov     #0, r13
+        mov     #38, &MPY
+        mov     64(r1), &OP2
+        mov     80(r1), r11
+        add     &RESLO, r11
+        mov     &RESHI, r10
+        addc    #0, r10
+        mov     r11, r9
+        add     r9, r9
+        addc    r10, r10
+        and     #0x7fff, r11
+        mov     r10, r9
+        add     r10, r10
+        add     r10, r9
+        add     r10, r10
+        add     r10, r10
+        add     r10, r10
+        add     r10, r9
+        mov     #RESLO, r6
+        mov     #RESHI, r5
+        mov     r1, r4
+        add     #2, r4
+        mov     120(r1), r8
         mov     82(r1), r15
         xor     r14, r15
         add     34(r1), r12
         addc    #0, r13
-        add     r4, r12
+        add     18(r1), r12
         addc    #0, r13
         add     50(r1), r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 34(r1)
+        mov     r12, &OP2
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 0(r8)
         mov     #0, r12
         mov     84(r1), r15
         xor     r14, r15
         add     36(r1), r13
         addc    #0, r12
-        add     r5, r13
+        add     20(r1), r13
         addc    #0, r12
         add     52(r1), r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 36(r1)
+        mov     r13, &OP2
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 2(r8)
         mov     #0, r13
         mov     86(r1), r15
         xor     r14, r15
         add     38(r1), r12
         addc    #0, r13
-        add     r6, r12
+        add     22(r1), r12
         addc    #0, r13
         add     54(r1), r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 38(r1)
+        mov     r12, &OP2
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 4(r8)
         mov     #0, r12
         mov     88(r1), r15
         xor     r14, r15
         add     40(r1), r13
         addc    #0, r12
-        add     r7, r13
+        add     24(r1), r13
         addc    #0, r12
         add     56(r1), r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 40(r1)
+        mov     r13, &OP2
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 6(r8)
         mov     #0, r13
         mov     90(r1), r15
         xor     r14, r15
         add     42(r1), r12
         addc    #0, r13
-        add     r8, r12
+        add     26(r1), r12
         addc    #0, r13
         add     58(r1), r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 42(r1)
+        mov     r12, &OP2
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 8(r8)
         mov     #0, r12
         mov     92(r1), r15
         xor     r14, r15
         add     44(r1), r13
         addc    #0, r12
-        add     r9, r13
+        add     28(r1), r13
         addc    #0, r12
         add     60(r1), r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 44(r1)
+        mov     r13, &OP2
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 10(r8)
         mov     #0, r13
         mov     94(r1), r15
         xor     r14, r15
         add     46(r1), r12
         addc    #0, r13
-        add     r10, r12
+        add     30(r1), r12
         addc    #0, r13
         add     62(r1), r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
-        mov     r12, 46(r1)
+        mov     r12, &OP2
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 12(r8)
         mov     #0, r12
         mov     96(r1), r15
         xor     r14, r15
         add     48(r1), r13
         addc    #0, r12
-        add     r11, r13
+        add     32(r1), r13
         addc    #0, r12
         add     64(r1), r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
-        mov     r13, 48(r1)
+        mov     r13, &OP2
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 14(r8)
         mov     #0, r13
         pop     r15
         sub     r15, r12
-        add     r12, 48(r1)
-        addc    #0, 50(r1)
-        addc    #0, 52(r1)
-        addc    #0, 54(r1)
-        addc    #0, 56(r1)
-        addc    #0, 58(r1)
-        addc    #0, 60(r1)
-        addc    #0, 62(r1)
-        mov     60(r1), r4
-        mov     62(r1), r5
-        mov     #38, &MPY
-        mov     r5, &OP2
-        mov     30(r1), r9
-        add     &RESLO, r9
-        mov     &RESHI, r11
-        addc    #0, r11
-        mov     r9, r15
-        add     r15, r15
-        addc    r11, r11
-        and     #0x7fff, r9
-        mov     r11, r15
-        add     r11, r11
-        add     r11, r15
-        add     r11, r11
-        add     r11, r11
-        add     r11, r11
-        add     r11, r15
-        mov     r9, r6
-        mov     118(r1), r12
-        mov     r1, r13
-        mov     r1, r14
-        add     #32, r14
-        mov     #RESLO, r10
-        mov     #RESHI, r7
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 0(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 2(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 4(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 6(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 8(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 10(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 12(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 14(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 16(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 18(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 20(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 22(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 24(r12)
-        .word   0x4eb2, OP2           /* mov @r14+, &OP2 */
-        mov     @r13+, r9
-        add     r8, r9
-        mov     @r7, r15
-        addc    #0, r15
-        add     @r10, r9
-        addc    #0, r15
-        mov     r9, 26(r12)
-        mov     r4, &OP2
-        mov     @r13+, r9
-        add     r15, r9
-        mov     @r7, r8
-        addc    #0, r8
-        add     @r10, r9
-        addc    #0, r8
-        mov     r9, 28(r12)
-        add     r8, r6
-        mov     r6, 30(r12)
+        add     r12, r12
+        add     r12, r9
+        add     r12, r12
+        add     r12, r9
+        add     r12, r12
+        add     r12, r12
+        add     r12, r12
+        add     r12, r9
+        mov     r1, r15
+        add     #48, r15
+        mov     r1, r4
+        add     #64, r4
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 16(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 18(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 20(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 22(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 24(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r10, r7
+        mov     @r5, r9
+        addc    #0, r9
+        add     @r6, r7
+        addc    #0, r9
+        mov     r7, 26(r8)
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     @r4+, r7
+        add     r9, r7
+        mov     @r5, r10
+        addc    #0, r10
+        add     @r6, r7
+        addc    #0, r10
+        mov     r7, 28(r8)
+        add     r10, r11
+        mov     r11, 30(r8)
         add     #120, r1
         .word   0x1764              /* popm.w #7, r10 */
         ret
@@ -778,7 +763,7 @@ mb_fe25519_mul:
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2242 cycles after the call (0 NOPs for the multiplier), stack 108 bytes incl. return address. */
+/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2202 cycles after the call (0 NOPs for the multiplier), stack 108 bytes incl. return address. */
         .section .text.mb_fe25519_sqr,"ax",@progbits
         .global mb_fe25519_sqr
         .type   mb_fe25519_sqr,@function
@@ -840,129 +825,129 @@ mb_fe25519_sqr:
         mov     #0, r5
         mov     #0, r6
         mov     #SUMEXT, r8
-        mov     r13, r14
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        mov     0(r13), &OP2
-        sub     #2, r14
-        mov     #RESLO, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        mov     0(r13), r7
+        mov     2(r13), r9
+        mov     4(r13), r10
+        mov     r7, &MPY
+        mov     r7, &OP2
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
         mov     r4, 0(r1)
         mov     #0, r4
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        mov     88(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        sub     #2, r14
+        mov     r7, &MPY
+        mov     88(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         mov     r1, r15
         add     #86, r15
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
         mov     r5, 2(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     2(r13), &OP2
-        sub     #4, r14
+        mov     r9, &MAC
+        mov     r9, &OP2
         sub     #4, r15
-        mov     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        mov     #0, r5
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
-        mov     r6, 4(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     86(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        sub     #4, r14
-        sub     #4, r15
-        mov     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
-        addc    #0, r6
-        mov     r4, 6(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     @r8, r4
-        mov     4(r13), &OP2
-        mov     r13, r14
-        sub     #6, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
-        addc    #0, r4
-        mov     r5, 8(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     @r8, r5
-        mov     84(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        mov     r13, r14
-        sub     #6, r15
         add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        mov     r6, 4(r1)
+        mov     r7, &MPY
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     r9, &MAC
+        mov     86(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #4, r15
+        mov     #0, r6
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
+        addc    #0, r6
+        add     @r8, r6
+        mov     r4, 6(r1)
+        mov     r7, &MPY
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     r9, &MAC
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     r10, &MAC
+        mov     @r8, r4
+        mov     r10, &OP2
+        sub     #6, r15
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
+        addc    #0, r4
+        add     @r8, r4
+        mov     r5, 8(r1)
+        mov     r7, &MPY
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     r9, &MAC
+        .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
+        mov     r10, &MAC
+        mov     @r8, r5
+        mov     84(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        mov     r13, r14
+        add     #6, r14
+        sub     #6, r15
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     r6, 10(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
         mov     6(r13), &OP2
-        sub     #8, r14
+        sub     #2, r14
         sub     #8, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     r4, 12(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     82(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        sub     #8, r14
+        mov     82(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #2, r14
         sub     #8, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     r5, 14(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -971,19 +956,19 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
         mov     8(r13), &OP2
-        mov     r13, r14
+        sub     #4, r14
         sub     #10, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     r6, 16(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -991,22 +976,22 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     80(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        mov     r13, r14
+        mov     80(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #4, r14
         sub     #10, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     r4, 18(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1018,19 +1003,19 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
         mov     10(r13), &OP2
-        mov     r13, r14
+        sub     #6, r14
         sub     #12, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     r5, 20(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1041,22 +1026,22 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     78(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        mov     r13, r14
+        mov     78(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #6, r14
         sub     #12, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     r6, 22(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1071,19 +1056,19 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
         mov     12(r13), &OP2
-        mov     r13, r14
+        sub     #8, r14
         sub     #14, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     r4, 24(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1097,22 +1082,22 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     76(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        mov     r13, r14
+        mov     76(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #8, r14
         sub     #14, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     r5, 26(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1130,19 +1115,19 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
         mov     14(r13), &OP2
-        mov     r13, r14
+        sub     #10, r14
         sub     #16, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     r6, 28(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r9, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1159,20 +1144,20 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     74(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        sub     #14, r14
+        mov     74(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #10, r14
         sub     #14, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     r4, 30(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r9, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r10, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     @r8, r4
@@ -1192,20 +1177,20 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
         mov     16(r13), &OP2
-        sub     #14, r14
+        sub     #12, r14
         sub     #14, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     0(r13), r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
         addc    #0, r4
         mov     r5, 32(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r10, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1223,16 +1208,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     72(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     72(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #12, r14
         sub     #12, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     2(r13), r11
         bic     r12, r11
         add     r11, r6
@@ -1260,11 +1245,11 @@ mb_fe25519_sqr:
         mov     18(r13), &OP2
         sub     #12, r14
         sub     #12, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     4(r13), r11
         bic     r12, r11
         add     r11, r4
@@ -1286,16 +1271,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     70(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     70(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #10, r14
         sub     #10, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     6(r13), r11
         bic     r12, r11
         add     r11, r5
@@ -1320,11 +1305,11 @@ mb_fe25519_sqr:
         mov     20(r13), &OP2
         sub     #10, r14
         sub     #10, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     8(r13), r11
         bic     r12, r11
         add     r11, r6
@@ -1343,16 +1328,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     68(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     68(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #8, r14
         sub     #8, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     10(r13), r11
         bic     r12, r11
         add     r11, r4
@@ -1374,11 +1359,11 @@ mb_fe25519_sqr:
         mov     22(r13), &OP2
         sub     #8, r14
         sub     #8, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     12(r13), r11
         bic     r12, r11
         add     r11, r5
@@ -1394,16 +1379,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     66(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     66(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #6, r14
         sub     #6, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     14(r13), r11
         bic     r12, r11
         add     r11, r6
@@ -1422,11 +1407,11 @@ mb_fe25519_sqr:
         mov     24(r13), &OP2
         sub     #6, r14
         sub     #6, r15
-        add     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     16(r13), r11
         bic     r12, r11
         add     r11, r4
@@ -1439,16 +1424,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     @r8, r4
-        mov     64(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     64(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #4, r14
         sub     #4, r15
-        add     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     18(r13), r11
         bic     r12, r11
         add     r11, r5
@@ -1464,11 +1449,11 @@ mb_fe25519_sqr:
         mov     26(r13), &OP2
         sub     #4, r14
         sub     #4, r15
-        add     @r8, r5
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
+        add     @r8, r5
         mov     20(r13), r11
         bic     r12, r11
         add     r11, r6
@@ -1478,16 +1463,17 @@ mb_fe25519_sqr:
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     62(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
+        mov     62(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
         sub     #2, r14
         sub     #2, r15
-        mov     @r8, r6
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        mov     #0, r6
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
+        add     @r8, r6
         mov     22(r13), r11
         bic     r12, r11
         add     r11, r4
@@ -1499,11 +1485,12 @@ mb_fe25519_sqr:
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     28(r13), &OP2
         sub     #2, r14
-        mov     @r8, r4
-        sub     #4, r7
-        add     @r7+, r5
-        addc    @r7+, r6
+        mov     #0, r4
+        sub     #4, r8
+        add     @r8+, r5
+        addc    @r8+, r6
         addc    #0, r4
+        add     @r8, r4
         mov     24(r13), r11
         bic     r12, r11
         add     r11, r5
@@ -1512,12 +1499,12 @@ mb_fe25519_sqr:
         mov     r5, 56(r1)
         mov     #0, r5
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        mov     60(r1), r9
-        bic     #1, r9
-        mov     r9, &OP2
-        sub     #4, r7
-        add     @r7+, r6
-        addc    @r7+, r4
+        mov     60(r1), r11
+        bic     #1, r11
+        mov     r11, &OP2
+        sub     #4, r8
+        add     @r8+, r6
+        addc    @r8+, r4
         addc    #0, r5
         mov     26(r13), r11
         bic     r12, r11
@@ -1528,9 +1515,9 @@ mb_fe25519_sqr:
         mov     #0, r6
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
         mov     30(r13), &OP2
-        sub     #4, r7
-        add     @r7+, r4
-        addc    @r7+, r5
+        sub     #4, r8
+        add     @r8+, r4
+        addc    @r8+, r5
         addc    #0, r6
         mov     28(r13), r11
         bic     r12, r11

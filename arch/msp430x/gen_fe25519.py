@@ -22,7 +22,9 @@ Method:
   * MPY16 product: one-level Karatsuba over 8-word halves (karatsuba16): three 8x8
     products scanned by columns with one operand's 8 words in registers (9 cycles a
     MAC), all three by one subroutine (mul8x8: its code once, not three times);
-    the square: the scheme of the MPY32 square with 16-bit digits. A MAC's carry
+    the middle sum feeds the reduction directly (words 16..23 never stored);
+    the square: the scheme of the MPY32 square with 16-bit digits, f_0..f_2 in
+    registers. A MAC's carry
     SUMEXT is read after the next product's OP1 write, through a register holding
     &SUMEXT (2 cycles; right after the OP2 write it would need the 3-cycle &SUMEXT).
   * Reduction: the 512-bit t = tl + 2^256 th becomes tl + 38 th with the multiplier
@@ -267,7 +269,9 @@ def product(e, mpy, square):
     def setup(k):               # walkers and OP1 digit for column k's first product
         pl = plan(k)
         i0 = pl[0][0]
-        point(rA, "r13", db * i0)
+        iw = [i for i, _ in pl if i not in cache]    # the OP1 digits rA walks
+        if iw:
+            point(rA, "r13", db * iw[0])
         if pl[0][1] == "walk":
             point(rB, "r1", g_addr(k - i0))
         if not direct:
@@ -281,9 +285,17 @@ def product(e, mpy, square):
     resr = ("RES0", "RES1", "RES2", "RES3") if W == 32 else ("RESLO", "RESHI")
     for r in a:                 # (column 0 has one product: a[-1] must be 0 too)
         e.ins("mov", "#0", r)
-    rp = "r11" if W == 32 else "r7"
+    # 16-bit digits: r8 = &SUMEXT; the column ends step it back to RESLO and read RESLO,
+    # RESHI, then the last product's carry through it (2 cycles each). f_0..f_2 wait in
+    # the registers this leaves free (OP1 from a register, 3 cycles instead of 4; the
+    # square's E' is formed in r11): 45 products and the three f_i^2 (OP2).
+    rp = "r11" if W == 32 else "r8"
+    cache = {}
     if W == 16:
+        cache = {0: "r7", 1: "r9", 2: "r10"}
         e.ins("mov", "#SUMEXT", "r8")
+        for i, r in cache.items():
+            e.ins("mov", f"{i * db}(r13)", r)
     setup(0)
     r11_res = False
 
@@ -299,15 +311,16 @@ def product(e, mpy, square):
         pl = plan(k)
         deferred = None
         for p, (i, src) in enumerate(pl):
+            op1 = cache.get(i, f"@{rA}+" if direct else None)
             for w in range(dw):
-                e.ins("mov", f"@{rA}+" if direct else x[w], "&" + (mpyr if p == 0 else macr)[w])
+                e.ins("mov", op1 or x[w], "&" + (mpyr if p == 0 else macr)[w])
             if deferred is not None:
                 # the previous product's SUMEXT, read after this product's OP1 write:
                 # only the OP2 write starts an operation (SLAU367 "Operand Registers"),
                 # so the result stays; by now it is ready for the 2-cycle @r8 read
                 carry_count(deferred)
                 deferred = None
-            if direct:
+            if direct and i not in cache:
                 pos[rA] += db
             if src == "walk":
                 pos[rB] += db
@@ -316,10 +329,12 @@ def product(e, mpy, square):
                     s2 = f"@{rB}+"
                 elif src == "epr" and keep_ep:
                     s2 = f"{epb + (k - i - 1) * db + 2 * w}(r1)"
-                elif src == "epr":         # 16-bit: E'_j = E_j & ~1 in r9 (free here)
-                    e.ins("mov", f"{g_addr(k - i)}(r1)", "r9")
-                    e.ins("bic", "#1", "r9")
-                    s2 = "r9"
+                elif src == "epr":         # 16-bit: E'_j = E_j & ~1 in r11 (free here)
+                    e.ins("mov", f"{g_addr(k - i)}(r1)", "r11")
+                    e.ins("bic", "#1", "r11")
+                    s2 = "r11"
+                elif i in cache:
+                    s2 = cache[i]
                 else:
                     s2 = f"{i * db + 2 * w}(r13)" if direct else x[w]
                 e.ins("mov", s2, "&" + op2r[w])
@@ -331,15 +346,19 @@ def product(e, mpy, square):
             elif k + 1 < 2 * n - 1:
                 setup(k + 1)
             if p > 0:            # the column's first carry count replaces a[-1] (not cleared)
-                if W == 16 and p + 1 < len(pl):
-                    deferred = p     # read after the next product's OP1 write
+                if W == 16:      # read after the next product's OP1 write, or after
+                    deferred = p     # the column's RESLO and RESHI (below)
                 else:
                     carry_count(p)
         # column k into the window; two (one) words leave. MPY32: RES0..RES3 through
         # r11 = &RES0 and @r11+ (2 cycles a read instead of 3 for &RESn); r11 steps
         # back by 8 (a constant-generator value) unless the square's masked add used it.
-        # 16-bit digits: the same with r7 = &RESLO (r7, r8 are free: the window is r4-r6).
-        if k == 0 or not r11_res:
+        # 16-bit digits: r8 from &SUMEXT back to RESLO, and the last carry after them.
+        if W == 16:
+            if deferred == 1:    # a 2-product column: no carry count set a[-1]
+                e.ins("mov", "#0", a[-1])
+            e.ins("sub", "#4", rp)
+        elif k == 0 or not r11_res:
             e.ins("mov", f"#{resr[0]}", rp)
         else:
             e.ins("sub", f"#{2 * len(resr)}", rp)
@@ -347,6 +366,8 @@ def product(e, mpy, square):
         for w, r in enumerate(resr):
             e.ins("add" if w == 0 else "addc", f"@{rp}+", a[w], rd=r)
         e.ins("addc", "#0", a[len(resr)])
+        if deferred is not None:
+            e.ins("add", f"@{rp}", a[-1], rd="SUMEXT")   # after the chain (flags)
         if square and k >= n:
             masked_add(e, k - n, 0, a, dw, db)
             r11_res = rp != "r11"
@@ -374,6 +395,22 @@ def masked_add(e, i, at, a, dw, db):
         e.ins("addc", "#0", r)
 
 
+def fold_top(e, top, q, c):
+    """The top word's bits from 255 up leave as 19 q: q = (q:top) >> 15 (q holds the bits
+    above the word, < 2^8), top &= 0x7fff, c = 19 q (q clobbered)."""
+    e.ins("mov", top, c)
+    e.ins("add", c, c)                       # C = bit 255
+    e.ins("addc", q, q)
+    e.ins("and", "#0x7fff", top)
+    e.ins("mov", q, c)                       # 19 q = 16 q + 2 q + q
+    e.ins("add", q, q)
+    e.ins("add", q, c)
+    e.ins("add", q, q)
+    e.ins("add", q, q)
+    e.ins("add", q, q)
+    e.ins("add", q, c)
+
+
 def reduce(e, mpy, W, n, dw, db, a, hoff):
     """h = tl + 38 th with bit 255 folded as 19, tl = t digits 0..n-1 (stack), th = digits
     n..2n-1 (n..2n-3 on the stack, 2n-2 and 2n-1 in a). Top digit first (see module doc)."""
@@ -393,19 +430,7 @@ def reduce(e, mpy, W, n, dw, db, a, hoff):
         e.ins("add" if w == 0 else "addc", "&" + resr[w], y[w])
     e.ins("mov", "&" + resr[dw], q)          # high part (< 2^6), flags kept
     e.ins("addc", "#0", q)
-    # q = X >> 255-(n-1)W: shift the top bit of y[-1] into q; clear it in y[-1]
-    e.ins("mov", y[-1], c)
-    e.ins("add", c, c)
-    e.ins("addc", q, q)
-    e.ins("and", "#0x7fff", y[-1])
-    # c = 19 q (q < 2^8 with W = 32, < 2^7 with W = 16)
-    e.ins("mov", q, c)
-    e.ins("add", q, q)
-    e.ins("add", q, c)
-    e.ins("add", q, q)
-    e.ins("add", q, q)
-    e.ins("add", q, q)
-    e.ins("add", q, c)
+    fold_top(e, y[-1], q, c)
     # keep the top digit in r4.. (free now that a is consumed into OP2/lo)
     ytop = ["r4", "r5"][:dw] if lo[0] not in ("r4", "r5") else ["r6", "r7"][:dw]
     assert not set(ytop) & set(lo)
@@ -471,7 +496,7 @@ def karatsuba16(e):
     (f_L - f_H)(g_L - g_H) = (-1)^s M, M = |f_L - f_H| |g_L - g_H| (W = 2^128 here).
     Each 8x8 product (mul8x8) scans columns with one operand's words in registers (OP2
     from a register: 9 cycles a MAC). The signs and the choice between adding and
-    subtracting M are masks. Then the reduction shared with the schoolbook kernels."""
+    subtracting M are masks. The middle sum and the reduction are one pass (below)."""
     # stack: T (L, H: 32 words) 0, M (16 words) 64, DF (8 words) 96, SG 112; g 114, f 116
     T, MO, DF, SG, GP, FP = 0, 64, 96, 112, 114, 116
     e.raw("        push    r13", 3)
@@ -480,11 +505,12 @@ def karatsuba16(e):
                                                # when the products need it
     regs = [f"r{4 + i}" for i in range(8)]
 
-    def absdiff(base):          # r4..r11 = |X_L - X_H| for X at base; r15 = borrow mask
+    def absdiff(base):          # r4..r11 = |X_L - X_H| for X at base (walked past X: the
+        # pointers are on the stack); r15 = borrow mask
         for i in range(8):
-            e.ins("mov", f"{2 * i}({base})", regs[i])
+            e.ins("mov", f"@{base}+", regs[i])
         for i in range(8):
-            e.ins("sub" if i == 0 else "subc", f"{16 + 2 * i}({base})", regs[i])
+            e.ins("sub" if i == 0 else "subc", f"@{base}+", regs[i])
         e.ins("mov", "#0", "r15")
         e.ins("subc", "#0", "r15")             # 0xffff iff X_L < X_H
         for r in regs:
@@ -512,15 +538,22 @@ def karatsuba16(e):
     for half, sp in ((1, T + 32), (0, T)):      # H = f_H g_H at 32, then L = f_L g_L at 0
         e.ins("sub", "#32", "r1")              # sp = that product's place
         e.ins("mov", f"{GP - sp}(r1)", "r15")
+        if half:
+            e.ins("add", "#16", "r15")
         for i in range(8):
-            e.ins("mov", f"{16 * half + 2 * i}(r15)", regs[i])
+            e.ins("mov", "@r15+", regs[i])
         e.ins("mov", f"{FP - sp}(r1)", "r15")
         if half:
             e.ins("add", "#16", "r15")
         e.call_sub(MUL8X8)
-    # middle: t[8+k] += L_k + H_k + (M_k ^ m) (+ cin), m = ~SG, cin = m & 1
-    for i in range(8):
-        e.ins("mov", f"{T + 16 + 2 * i}(r1)", regs[i])   # L_8..15 before they change
+    # The middle sum and the reduction, merged. Word j of the product is t_j = L_j
+    # (j < 8), L_j + X_(j-8) (8 <= j < 24, X = L + H + (M ^ m) + cin, m = ~SG, cin = m & 1,
+    # less 2^256 cin), H_(j-16) (j >= 24), and h = tl + 38 th (tl = t_0..15, th =
+    # t_16..31) with the bits from 255 up folded as 19, top word first, as reduce() does.
+    # Middle words 8..15 (k < 8) go where M_k was (read first); middle words 16..23 are
+    # th_0..7 and go straight to OP2 (MPY by 38): reduce steps 0..7 run in the same loop.
+    # Its carry into word 24, c_mid, enters the reduction as 38 c_mid at step 8, so th_8..15
+    # is H_8..15 as it stands and the top word is known before the loop.
     e.ins("mov", f"{SG}(r1)", "r14")
     e.ins("xor", "#-1", "r14")                 # m
     e.ins("mov", "r14", "r12")
@@ -529,27 +562,69 @@ def karatsuba16(e):
     o = 2
     lo, hi = "r12", "r13"
     e.ins("mov", "#0", hi)
-    for k in range(16):
-        cur = regs[k] if k < 8 else f"{o + T + 2 * (8 + k)}(r1)"
-        lk = f"{o + T + 2 * k}(r1)" if k < 8 else regs[k - 8]
-        hk = f"{o + T + 2 * (16 + k)}(r1)"
+
+    def middle(k):              # lo (+)= word 8+k of the middle sum; hi its carry
         e.ins("mov", f"{o + MO + 2 * k}(r1)", "r15")
         e.ins("xor", "r14", "r15")
-        for src in (cur, lk, hk, "r15"):
+        for src in (f"{o + T + 2 * (8 + k)}(r1)", f"{o + T + 2 * k}(r1)",
+                    f"{o + T + 2 * (16 + k)}(r1)", "r15"):
             e.ins("add", src, lo)
             e.ins("addc", "#0", hi)
-        e.ins("mov", lo, f"{o + T + 2 * (8 + k)}(r1)")
+
+    for k in range(8):
+        middle(k)
+        e.ins("mov", lo, f"{o + MO + 2 * k}(r1)")   # tl_(8+k), where M_k was
+        lo, hi = hi, lo
+        e.ins("mov", "#0", hi)
+    # top word first: X = tl_15 + 38 th_15 (th_15 = H_15); r11 = its low 15 bits, r9 = 19 q
+    top, q, c, cn, y, plo, phi, tl, hp = "r11", "r10", "r9", "r10", "r7", "r6", "r5", "r4", "r8"
+    e.ins("mov", "#38", "&MPY")
+    e.ins("mov", f"{o + T + 62}(r1)", "&OP2")
+    e.ins("mov", f"{o + MO + 14}(r1)", top)
+    e.ins("add", "&RESLO", top)
+    e.ins("mov", "&RESHI", q)                  # flags kept
+    e.ins("addc", "#0", q)
+    fold_top(e, top, q, c)
+    e.ins("mov", "#RESLO", plo)                # RESLO, RESHI read through registers
+    e.ins("mov", "#RESHI", phi)
+    e.ins("mov", "r1", tl)
+    e.ins("add", f"#{o + T}", tl)
+    e.ins("mov", f"{o + 118}(r1)", hp)
+
+    def step(K, th):            # h_K = tl_K + 38 th_K + c (tl at @tl+); carry to cn
+        nonlocal c, cn
+        e.ins("mov", th, "&OP2")
+        e.ins("mov", f"@{tl}+", y)
+        e.ins("add", c, y)
+        e.ins("mov", f"@{phi}", cn, rd="RESHI")    # flags kept
+        e.ins("addc", "#0", cn)
+        e.ins("add", f"@{plo}", y, rd="RESLO")
+        e.ins("addc", "#0", cn)
+        e.ins("mov", y, f"{2 * K}({hp})")
+        c, cn = cn, c
+
+    for k in range(8, 16):
+        middle(k)
+        step(k - 8, lo)         # th_(k-8) = middle word 8+k, straight from lo
         lo, hi = hi, lo
         e.ins("mov", "#0", hi)
     e.raw("        pop     r15", 2)            # cin
-    e.ins("sub", "r15", lo)                    # the 2^256 of the complement, if any
-    e.ins("add", lo, f"{T + 48}(r1)")
-    for w in range(25, 32):
-        e.ins("addc", "#0", f"{T + 2 * w}(r1)")
-    # reduction (shared): digits 30, 31 in registers
-    e.ins("mov", f"{T + 60}(r1)", "r4")
-    e.ins("mov", f"{T + 62}(r1)", "r5")
-    reduce(e, 16, 16, 16, 1, 2, ["r4", "r5", "r6"], 118)
+    e.ins("sub", "r15", lo)                    # c_mid: the 2^256 of the complement out
+    for i in range(3):                         # c += 38 c_mid = (2 + 4 + 32) c_mid
+        e.ins("add", lo, lo)
+        if i == 2:
+            e.ins("add", lo, lo)
+            e.ins("add", lo, lo)
+        e.ins("add", lo, c)
+    o = 0
+    e.ins("mov", "r1", "r15")
+    e.ins("add", f"#{T + 48}", "r15")          # th_8..14 = H_8..14
+    e.ins("mov", "r1", tl)
+    e.ins("add", f"#{MO}", tl)                 # tl_8..15: the middle words 8..15
+    for K in range(8, 15):
+        step(K, "@r15+")
+    e.ins("add", c, top)                       # the carry ends inside the top word
+    e.ins("mov", top, f"30({hp})")
     e.ins("add", "#120", "r1")
     e.frame = 120 + 2 + 14 + 2                # + cin pushed in the middle sum
 
