@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3070 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 3010 cycles after the call (0 NOPs for the multiplier), stack 138 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -144,97 +144,105 @@ mb_fe25519_mul:
         and     #1, r12
         push    r12
         mov     #0, r13
-        mov     66(r1), r15
+        mov     r1, r4
+        add     #2, r4
+        mov     r4, r5
+        add     #16, r5
+        mov     r4, r6
+        add     #32, r6
+        mov     r4, r7
+        add     #64, r7
+        mov     @r7+, r15
         xor     r14, r15
-        add     18(r1), r12
+        add     @r5+, r12
         addc    #0, r13
-        add     2(r1), r12
+        add     @r4+, r12
         addc    #0, r13
-        add     34(r1), r12
+        add     @r6+, r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
         mov     r12, 66(r1)
         mov     #0, r12
-        mov     68(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     20(r1), r13
+        add     @r5+, r13
         addc    #0, r12
-        add     4(r1), r13
+        add     @r4+, r13
         addc    #0, r12
-        add     36(r1), r13
+        add     @r6+, r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
         mov     r13, 68(r1)
         mov     #0, r13
-        mov     70(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     22(r1), r12
+        add     @r5+, r12
         addc    #0, r13
-        add     6(r1), r12
+        add     @r4+, r12
         addc    #0, r13
-        add     38(r1), r12
+        add     @r6+, r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
         mov     r12, 70(r1)
         mov     #0, r12
-        mov     72(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     24(r1), r13
+        add     @r5+, r13
         addc    #0, r12
-        add     8(r1), r13
+        add     @r4+, r13
         addc    #0, r12
-        add     40(r1), r13
+        add     @r6+, r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
         mov     r13, 72(r1)
         mov     #0, r13
-        mov     74(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     26(r1), r12
+        add     @r5+, r12
         addc    #0, r13
-        add     10(r1), r12
+        add     @r4+, r12
         addc    #0, r13
-        add     42(r1), r12
+        add     @r6+, r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
         mov     r12, 74(r1)
         mov     #0, r12
-        mov     76(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     28(r1), r13
+        add     @r5+, r13
         addc    #0, r12
-        add     12(r1), r13
+        add     @r4+, r13
         addc    #0, r12
-        add     44(r1), r13
+        add     @r6+, r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
         mov     r13, 76(r1)
         mov     #0, r13
-        mov     78(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     30(r1), r12
+        add     @r5+, r12
         addc    #0, r13
-        add     14(r1), r12
+        add     @r4+, r12
         addc    #0, r13
-        add     46(r1), r12
+        add     @r6+, r12
         addc    #0, r13
         add     r15, r12
         addc    #0, r13
         mov     r12, 78(r1)
         mov     #0, r12
-        mov     80(r1), r15
+        mov     @r7+, r15
         xor     r14, r15
-        add     32(r1), r13
+        add     @r5+, r13
         addc    #0, r12
-        add     16(r1), r13
+        add     @r4+, r13
         addc    #0, r12
-        add     48(r1), r13
+        add     @r6+, r13
         addc    #0, r12
         add     r15, r13
         addc    #0, r12
@@ -506,8 +514,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r13
         addc    @r11+, r14
-        addc    #0, r12
-        add     @r11, r12
+        addc    @r11, r12
         mov     r13, 4(r1)
         sub     #4, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -520,8 +527,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r14
         addc    @r11+, r12
-        addc    #0, r13
-        add     @r11, r13
+        addc    @r11, r13
         mov     r14, 6(r1)
         sub     #6, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -537,8 +543,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r12
         addc    @r11+, r13
-        addc    #0, r14
-        add     @r11, r14
+        addc    @r11, r14
         mov     r12, 8(r1)
         sub     #8, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -557,8 +562,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r13
         addc    @r11+, r14
-        addc    #0, r12
-        add     @r11, r12
+        addc    @r11, r12
         mov     r13, 10(r1)
         sub     #10, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -580,8 +584,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r14
         addc    @r11+, r12
-        addc    #0, r13
-        add     @r11, r13
+        addc    @r11, r13
         mov     r14, 12(r1)
         sub     #12, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -606,8 +609,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r12
         addc    @r11+, r13
-        addc    #0, r14
-        add     @r11, r14
+        addc    @r11, r14
         mov     r12, 14(r1)
         sub     #14, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -635,8 +637,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r13
         addc    @r11+, r14
-        addc    #0, r12
-        add     @r11, r12
+        addc    @r11, r12
         mov     r13, 16(r1)
         sub     #14, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -661,8 +662,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r14
         addc    @r11+, r12
-        addc    #0, r13
-        add     @r11, r13
+        addc    @r11, r13
         mov     r14, 18(r1)
         sub     #12, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -684,8 +684,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r12
         addc    @r11+, r13
-        addc    #0, r14
-        add     @r11, r14
+        addc    @r11, r14
         mov     r12, 20(r1)
         sub     #10, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -704,8 +703,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r13
         addc    @r11+, r14
-        addc    #0, r12
-        add     @r11, r12
+        addc    @r11, r12
         mov     r13, 22(r1)
         sub     #8, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -721,8 +719,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r14
         addc    @r11+, r12
-        addc    #0, r13
-        add     @r11, r13
+        addc    @r11, r13
         mov     r14, 24(r1)
         sub     #6, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -735,8 +732,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r12
         addc    @r11+, r13
-        addc    #0, r14
-        add     @r11, r14
+        addc    @r11, r14
         mov     r12, 26(r1)
         sub     #4, r15
         .word   0x4fb2, MPY           /* mov @r15+, &MPY */
@@ -747,8 +743,7 @@ mb_fe25519_mul:
         sub     #4, r11
         add     @r11+, r13
         addc    @r11+, r14
-        addc    #0, r12
-        add     @r11, r12
+        addc    @r11, r12
         mov     r13, 28(r1)
         mov     #0, r13
         sub     #2, r15
@@ -763,7 +758,7 @@ mb_fe25519_mul:
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2202 cycles after the call (0 NOPs for the multiplier), stack 108 bytes incl. return address. */
+/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 2139 cycles after the call (0 NOPs for the multiplier), stack 108 bytes incl. return address. */
         .section .text.mb_fe25519_sqr,"ax",@progbits
         .global mb_fe25519_sqr
         .type   mb_fe25519_sqr,@function
@@ -828,6 +823,7 @@ mb_fe25519_sqr:
         mov     0(r13), r7
         mov     2(r13), r9
         mov     4(r13), r10
+        mov     6(r13), r13
         mov     r7, &MPY
         mov     r7, &OP2
         sub     #4, r8
@@ -856,22 +852,20 @@ mb_fe25519_sqr:
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
+        addc    @r8, r5
         mov     r6, 4(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         mov     r9, &MAC
-        mov     86(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #4, r15
+        sub     #6, r15
         mov     #0, r6
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
+        addc    @r8, r6
         mov     r4, 6(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -884,8 +878,7 @@ mb_fe25519_sqr:
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
+        addc    @r8, r4
         mov     r5, 8(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -893,17 +886,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         mov     r10, &MAC
         mov     @r8, r5
-        mov     84(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        mov     r13, r14
-        add     #6, r14
-        sub     #6, r15
+        sub     #8, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
+        addc    @r8, r5
         mov     r6, 10(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -912,16 +902,14 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r6
-        mov     6(r13), &OP2
-        sub     #2, r14
+        mov     r13, &OP2
         sub     #8, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
+        addc    @r8, r6
         mov     r4, 12(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -930,18 +918,17 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r4
-        mov     82(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #2, r14
-        sub     #8, r15
+        sub     #24, r14
+        sub     #10, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
+        addc    @r8, r4
         mov     r5, 14(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -950,19 +937,18 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     8(r13), &OP2
-        sub     #4, r14
+        mov     -2(r14), &OP2
+        sub     #2, r14
         sub     #10, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
+        addc    @r8, r5
         mov     r6, 16(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -971,21 +957,20 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     80(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #4, r14
-        sub     #10, r15
+        sub     #2, r14
+        sub     #12, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
+        addc    @r8, r6
         mov     r4, 18(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -994,7 +979,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1002,14 +987,13 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     10(r13), &OP2
-        sub     #6, r14
+        mov     -2(r14), &OP2
+        sub     #4, r14
         sub     #12, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
+        addc    @r8, r4
         mov     r5, 20(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1018,7 +1002,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1026,16 +1010,15 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     78(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #6, r14
-        sub     #12, r15
+        sub     #4, r14
+        sub     #14, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
+        addc    @r8, r5
         mov     r6, 22(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1044,7 +1027,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1055,14 +1038,13 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     12(r13), &OP2
-        sub     #8, r14
+        mov     -2(r14), &OP2
+        sub     #6, r14
         sub     #14, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
+        addc    @r8, r6
         mov     r4, 24(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1071,7 +1053,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1082,16 +1064,15 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     76(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #8, r14
-        sub     #14, r15
+        sub     #6, r14
+        sub     #16, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
+        addc    @r8, r4
         mov     r5, 26(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1100,7 +1081,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r5
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1114,14 +1095,13 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     14(r13), &OP2
-        sub     #10, r14
+        mov     -2(r14), &OP2
+        sub     #8, r14
         sub     #16, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
+        addc    @r8, r5
         mov     r6, 28(r1)
         mov     r7, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1130,7 +1110,7 @@ mb_fe25519_sqr:
         mov     r10, &MAC
         mov     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         add     @r8, r6
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1144,22 +1124,21 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     74(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #10, r14
-        sub     #14, r15
+        sub     #8, r14
+        sub     #16, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
+        addc    @r8, r6
         mov     r4, 30(r1)
         mov     r9, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         mov     r10, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         mov     @r8, r4
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
@@ -1176,15 +1155,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     16(r13), &OP2
-        sub     #12, r14
+        mov     -2(r14), &OP2
+        sub     #10, r14
         sub     #14, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
-        mov     0(r13), r11
+        addc    @r8, r4
+        mov     r7, r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
@@ -1192,7 +1170,7 @@ mb_fe25519_sqr:
         mov     r5, 32(r1)
         mov     r10, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
-        .word   0x4eb2, MAC           /* mov @r14+, &MAC */
+        mov     r13, &MAC
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     @r8, r5
@@ -1208,23 +1186,22 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     72(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
-        sub     #12, r14
-        sub     #12, r15
+        sub     #10, r14
+        sub     #14, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
-        mov     2(r13), r11
+        addc    @r8, r5
+        mov     r9, r11
         bic     r12, r11
         add     r11, r6
         addc    #0, r4
         addc    #0, r5
         mov     r6, 34(r1)
-        .word   0x4eb2, MPY           /* mov @r14+, &MPY */
+        mov     r13, &MPY
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
@@ -1242,15 +1219,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     18(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #12, r14
         sub     #12, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
-        mov     4(r13), r11
+        addc    @r8, r6
+        mov     r10, r11
         bic     r12, r11
         add     r11, r4
         addc    #0, r5
@@ -1271,17 +1247,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     70(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
         sub     #10, r14
-        sub     #10, r15
+        sub     #12, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
-        mov     6(r13), r11
+        addc    @r8, r4
+        mov     r13, r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
@@ -1302,15 +1277,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     20(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #10, r14
         sub     #10, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
-        mov     8(r13), r11
+        addc    @r8, r5
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r6
         addc    #0, r4
@@ -1328,17 +1302,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     68(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
         sub     #8, r14
-        sub     #8, r15
+        sub     #10, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
-        mov     10(r13), r11
+        addc    @r8, r6
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r4
         addc    #0, r5
@@ -1356,15 +1329,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r4
-        mov     22(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #8, r14
         sub     #8, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
-        mov     12(r13), r11
+        addc    @r8, r4
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
@@ -1379,17 +1351,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r5
-        mov     66(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
         sub     #6, r14
-        sub     #6, r15
+        sub     #8, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
-        mov     14(r13), r11
+        addc    @r8, r5
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r6
         addc    #0, r4
@@ -1404,15 +1375,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         add     @r8, r6
-        mov     24(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #6, r14
         sub     #6, r15
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
-        mov     16(r13), r11
+        addc    @r8, r6
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r4
         addc    #0, r5
@@ -1424,17 +1394,16 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     @r8, r4
-        mov     64(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
         sub     #4, r14
-        sub     #4, r15
+        sub     #6, r15
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
-        mov     18(r13), r11
+        addc    @r8, r4
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
@@ -1446,15 +1415,14 @@ mb_fe25519_sqr:
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
         mov     @r8, r5
-        mov     26(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #4, r14
         sub     #4, r15
         sub     #4, r8
         add     @r8+, r6
         addc    @r8+, r4
-        addc    #0, r5
-        add     @r8, r5
-        mov     20(r13), r11
+        addc    @r8, r5
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r6
         addc    #0, r4
@@ -1463,18 +1431,17 @@ mb_fe25519_sqr:
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     62(r1), r11
+        mov     @r15+, r11
         bic     #1, r11
         mov     r11, &OP2
         sub     #2, r14
-        sub     #2, r15
+        sub     #4, r15
         mov     #0, r6
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
-        addc    #0, r6
-        add     @r8, r6
-        mov     22(r13), r11
+        addc    @r8, r6
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r4
         addc    #0, r5
@@ -1483,15 +1450,14 @@ mb_fe25519_sqr:
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
         .word   0x4fb2, OP2           /* mov @r15+, &OP2 */
         .word   0x4eb2, MAC           /* mov @r14+, &MAC */
-        mov     28(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #2, r14
         mov     #0, r4
         sub     #4, r8
         add     @r8+, r5
         addc    @r8+, r6
-        addc    #0, r4
-        add     @r8, r4
-        mov     24(r13), r11
+        addc    @r8, r4
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r5
         addc    #0, r6
@@ -1506,7 +1472,7 @@ mb_fe25519_sqr:
         add     @r8+, r6
         addc    @r8+, r4
         addc    #0, r5
-        mov     26(r13), r11
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r6
         addc    #0, r4
@@ -1514,12 +1480,12 @@ mb_fe25519_sqr:
         mov     r6, 58(r1)
         mov     #0, r6
         .word   0x4eb2, MPY           /* mov @r14+, &MPY */
-        mov     30(r13), &OP2
+        mov     -2(r14), &OP2
         sub     #4, r8
         add     @r8+, r4
         addc    @r8+, r5
         addc    #0, r6
-        mov     28(r13), r11
+        mov     -4(r14), r11
         bic     r12, r11
         add     r11, r4
         addc    #0, r5
@@ -1675,39 +1641,175 @@ mb_fe25519_sqr:
         ret
         .size   mb_fe25519_sqr, .-mb_fe25519_sqr
 
-/* void mb_fe25519_mul121665_add(fe25519 *h, const fe25519 *f, const fe25519 *g): h = 121665 f + g (internal, x25519_scalarmult.S); model 569 cycles after the call (0 NOPs). Stack 6 bytes incl. return address. Clobbers r11-r15, multiplier. */
+/* void mb_fe25519_mul121665_add(fe25519 *h, const fe25519 *f, const fe25519 *g): h = 121665 f + g (internal, x25519_scalarmult.S); model 405 cycles after the call (0 NOPs). Stack 10 bytes incl. return address. Clobbers r11-r15, multiplier. */
         .section .text.mb_fe25519_mul121665_add,"ax",@progbits
         .global mb_fe25519_mul121665_add
         .type   mb_fe25519_mul121665_add,@function
 mb_fe25519_mul121665_add:
-        push    r10
-        mov     r13, r15
-        add     #32, r15
-        push    r15
+        .word   0x153a              /* pushm.w #4, r10 */
         mov     #0xdb41, &MPY
-        mov     #0, r10
+        mov     #RESLO, r8
+        mov     #RESHI, r7
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        mov     @r14+, r11
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 0(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
         mov     #0, r11
-1:
-        .word   0x4db2, OP2           /* mov @r13+, &OP2 */
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 2(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
         mov     #0, r15
         add     r10, r11
         addc    #0, r15
-        mov     -2(r13), r10
         add     @r14+, r11
         addc    #0, r15
-        add     &RESLO, r11
-        addc    &RESHI, r15
-        mov     r11, 0(r12)
-        mov     r15, r11
-        add     #2, r12
-        cmp     @r1, r13
-        jne     1b
-        add     #2, r1
-        sub     #32, r12
-        add     r10, r11
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 4(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 6(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
         mov     #0, r15
+        add     r10, r11
         addc    #0, r15
-        mov     #0, r10
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 8(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 10(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 12(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 14(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 16(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 18(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 20(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 22(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 24(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 26(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 28(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 30(r12)
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
         mov     30(r12), r14
         mov     r14, r13
         add     r13, r13
@@ -1742,7 +1844,7 @@ mb_fe25519_mul121665_add:
         addc    #0, 28(r12)
         addc    #0, r14
         mov     r14, 30(r12)
-        pop     r10
+        .word   0x1737              /* popm.w #4, r10 */
         ret
         .size   mb_fe25519_mul121665_add, .-mb_fe25519_mul121665_add
 

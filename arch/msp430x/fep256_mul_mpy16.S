@@ -31,7 +31,7 @@
 
 /* mb_fep256_mul_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = g.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3481, of which 0 NOPs (waits for the multiplier). */
+ * 3452, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mul_core,"ax",@progbits
         .global mb_fep256_mul_core
         .type   mb_fep256_mul_core,@function
@@ -65,14 +65,13 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #4, r15
         sub     #6, r11
         .word   0x4eb1, 26              /* mov @r14+, 26(r1) */
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 72) */
+/* column 2 (cycle 71) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -83,14 +82,13 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #6, r15
         sub     #8, r11
         .word   0x4eb1, 24              /* mov @r14+, 24(r1) */
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 117) */
+/* column 3 (cycle 115) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -104,14 +102,13 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #8, r15
         sub     #10, r11
         .word   0x4eb1, 22              /* mov @r14+, 22(r1) */
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 172) */
+/* column 4 (cycle 169) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -128,14 +125,13 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #10, r15
         sub     #12, r11
         .word   0x4eb1, 20              /* mov @r14+, 20(r1) */
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 238) */
+/* column 5 (cycle 234) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -155,14 +151,13 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #12, r15
         sub     #14, r11
         .word   0x4eb1, 18              /* mov @r14+, 18(r1) */
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 314) */
+/* column 6 (cycle 309) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -185,8 +180,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #14, r15
         sub     #16, r11
         .word   0x4eb1, 16              /* mov @r14+, 16(r1) */
@@ -195,7 +189,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 405) */
+/* column 7 (cycle 399) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -221,8 +215,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #16, r15
         sub     #18, r11
         .word   0x4eb1, 14              /* mov @r14+, 14(r1) */
@@ -231,7 +224,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 506) */
+/* column 8 (cycle 499) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -260,8 +253,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #18, r15
         sub     #20, r11
         .word   0x4eb1, 12              /* mov @r14+, 12(r1) */
@@ -270,7 +262,7 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 617) */
+/* column 9 (cycle 609) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -302,8 +294,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #20, r15
         sub     #22, r11
         .word   0x4eb1, 10              /* mov @r14+, 10(r1) */
@@ -312,7 +303,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 738) */
+/* column 10 (cycle 729) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -347,8 +338,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #22, r15
         sub     #24, r11
         .word   0x4eb1, 8               /* mov @r14+, 8(r1) */
@@ -357,7 +347,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 869) */
+/* column 11 (cycle 859) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -395,8 +385,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #24, r15
         sub     #26, r11
         .word   0x4eb1, 6               /* mov @r14+, 6(r1) */
@@ -405,7 +394,7 @@ mb_fep256_mul_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1010) */
+/* column 12 (cycle 999) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -446,8 +435,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #26, r15
         sub     #28, r11
         .word   0x4eb1, 4               /* mov @r14+, 4(r1) */
@@ -459,7 +447,7 @@ mb_fep256_mul_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1166) */
+/* column 13 (cycle 1154) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -503,8 +491,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #28, r15
         sub     #30, r11
         .word   0x4eb1, 2               /* mov @r14+, 2(r1) */
@@ -516,7 +503,7 @@ mb_fep256_mul_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1332) */
+/* column 14 (cycle 1319) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -563,8 +550,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #30, r15
         sub     #32, r11
         .word   0x4eb1, 0               /* mov @r14+, 0(r1) */
@@ -581,7 +567,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1515) */
+/* column 15 (cycle 1501) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -631,8 +617,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #30, r15
         sub     #32, r11
         add     50(r1), r4
@@ -648,7 +633,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1704) */
+/* column 16 (cycle 1689) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -695,8 +680,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     52(r1), r5
@@ -718,7 +702,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1891) */
+/* column 17 (cycle 1875) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -762,8 +746,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #26, r15
         sub     #28, r11
         add     54(r1), r6
@@ -786,7 +769,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2069) */
+/* column 18 (cycle 2052) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -827,8 +810,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #24, r15
         sub     #26, r11
         add     56(r1), r4
@@ -851,7 +833,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2237) */
+/* column 19 (cycle 2219) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -889,8 +871,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     58(r1), r5
@@ -913,7 +894,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2395) */
+/* column 20 (cycle 2376) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -948,8 +929,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #20, r15
         sub     #22, r11
         add     60(r1), r6
@@ -972,7 +952,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2543) */
+/* column 21 (cycle 2523) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1004,8 +984,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #18, r15
         sub     #20, r11
         add     62(r1), r4
@@ -1028,7 +1007,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2681) */
+/* column 22 (cycle 2660) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1057,8 +1036,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     52(r1), r5
@@ -1078,7 +1056,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 2804) */
+/* column 23 (cycle 2782) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1104,8 +1082,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #14, r15
         sub     #16, r11
         add     54(r1), r6
@@ -1125,7 +1102,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 2917) */
+/* column 24 (cycle 2894) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1148,8 +1125,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #12, r15
         sub     #14, r11
         add     56(r1), r4
@@ -1169,7 +1145,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3020) */
+/* column 25 (cycle 2996) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1189,8 +1165,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #10, r15
         sub     #12, r11
         add     58(r1), r5
@@ -1210,7 +1185,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3113) */
+/* column 26 (cycle 3088) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1227,8 +1202,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #8, r15
         sub     #10, r11
         add     60(r1), r6
@@ -1248,7 +1222,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3195) */
+/* column 27 (cycle 3169) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1262,8 +1236,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #6, r15
         sub     #8, r11
         add     62(r1), r4
@@ -1283,7 +1256,7 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3267) */
+/* column 28 (cycle 3240) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1294,8 +1267,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #4, r15
         sub     #6, r11
         sub     60(r1), r5
@@ -1312,7 +1284,7 @@ mb_fep256_mul_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3324) */
+/* column 29 (cycle 3296) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1320,8 +1292,7 @@ mb_fep256_mul_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #2, r15
         sub     #4, r11
         sub     62(r1), r6
@@ -1338,7 +1309,7 @@ mb_fep256_mul_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3370) */
+/* column 30 (cycle 3341) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         sub     #4, r10
@@ -1356,13 +1327,13 @@ mb_fep256_mul_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3399) */
+/* column 31 (cycle 3370) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3406) */
+/* final (cycle 3377) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -1395,7 +1366,7 @@ mb_fep256_mul_core:
 /* mb_fep256_mulsub_core: the kernel without the register save. In: r12 = h, r13 = f, r14 = a, r15 = b: h = f (a - b) / 2^256 (a, b < p;
  * h may alias f, a or b; only for p256_ladder.S).
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 3576, of which 0 NOPs (waits for the multiplier). */
+ * 3547, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_mulsub_core,"ax",@progbits
         .global mb_fep256_mulsub_core
         .type   mb_fep256_mulsub_core,@function
@@ -1495,13 +1466,12 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #4, r15
         sub     #6, r11
         mov     r5, 34(r1)
         mov     #0, r5
-/* column 2 (cycle 219) */
+/* column 2 (cycle 218) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1512,13 +1482,12 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #6, r15
         sub     #8, r11
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 260) */
+/* column 3 (cycle 258) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1532,13 +1501,12 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #8, r15
         sub     #10, r11
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 311) */
+/* column 4 (cycle 308) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1555,13 +1523,12 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #10, r15
         sub     #12, r11
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 373) */
+/* column 5 (cycle 369) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1581,13 +1548,12 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #12, r15
         sub     #14, r11
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 445) */
+/* column 6 (cycle 440) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1610,8 +1576,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #14, r15
         sub     #16, r11
         add     32(r1), r4
@@ -1619,7 +1584,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 532) */
+/* column 7 (cycle 526) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1645,8 +1610,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     34(r1), r5
@@ -1654,7 +1618,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 629) */
+/* column 8 (cycle 622) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1683,8 +1647,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #18, r15
         sub     #20, r11
         add     36(r1), r6
@@ -1692,7 +1655,7 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 736) */
+/* column 9 (cycle 728) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1724,8 +1687,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #20, r15
         sub     #22, r11
         add     38(r1), r4
@@ -1733,7 +1695,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 853) */
+/* column 10 (cycle 844) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1768,8 +1730,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     40(r1), r5
@@ -1777,7 +1738,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 980) */
+/* column 11 (cycle 970) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1815,8 +1776,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #24, r15
         sub     #26, r11
         add     42(r1), r6
@@ -1824,7 +1784,7 @@ mb_fep256_mulsub_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 1117) */
+/* column 12 (cycle 1106) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1865,8 +1825,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #26, r15
         sub     #28, r11
         add     44(r1), r4
@@ -1877,7 +1836,7 @@ mb_fep256_mulsub_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 1269) */
+/* column 13 (cycle 1257) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1921,8 +1880,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     46(r1), r5
@@ -1933,7 +1891,7 @@ mb_fep256_mulsub_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 1431) */
+/* column 14 (cycle 1418) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -1980,8 +1938,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #30, r15
         sub     #32, r11
         add     48(r1), r6
@@ -1997,7 +1954,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 1610) */
+/* column 15 (cycle 1596) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2047,8 +2004,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #30, r15
         sub     #32, r11
         add     50(r1), r4
@@ -2064,7 +2020,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1799) */
+/* column 16 (cycle 1784) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2111,8 +2067,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #28, r15
         sub     #30, r11
         add     52(r1), r5
@@ -2134,7 +2089,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1986) */
+/* column 17 (cycle 1970) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2178,8 +2133,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #26, r15
         sub     #28, r11
         add     54(r1), r6
@@ -2202,7 +2156,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 2164) */
+/* column 18 (cycle 2147) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2243,8 +2197,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #24, r15
         sub     #26, r11
         add     56(r1), r4
@@ -2267,7 +2220,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 2332) */
+/* column 19 (cycle 2314) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2305,8 +2258,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #22, r15
         sub     #24, r11
         add     58(r1), r5
@@ -2329,7 +2281,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 2490) */
+/* column 20 (cycle 2471) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2364,8 +2316,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #20, r15
         sub     #22, r11
         add     60(r1), r6
@@ -2388,7 +2339,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 2638) */
+/* column 21 (cycle 2618) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2420,8 +2371,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #18, r15
         sub     #20, r11
         add     62(r1), r4
@@ -2444,7 +2394,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 2776) */
+/* column 22 (cycle 2755) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2473,8 +2423,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #16, r15
         sub     #18, r11
         add     52(r1), r5
@@ -2494,7 +2443,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 2899) */
+/* column 23 (cycle 2877) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2520,8 +2469,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #14, r15
         sub     #16, r11
         add     54(r1), r6
@@ -2541,7 +2489,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 3012) */
+/* column 24 (cycle 2989) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2564,8 +2512,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #12, r15
         sub     #14, r11
         add     56(r1), r4
@@ -2585,7 +2532,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 3115) */
+/* column 25 (cycle 3091) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2605,8 +2552,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #10, r15
         sub     #12, r11
         add     58(r1), r5
@@ -2626,7 +2572,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 3208) */
+/* column 26 (cycle 3183) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2643,8 +2589,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #8, r15
         sub     #10, r11
         add     60(r1), r6
@@ -2664,7 +2609,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 3290) */
+/* column 27 (cycle 3264) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2678,8 +2623,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r4
         addc    @r10+, r5
-        addc    #0, r6
-        add     @r10, r6
+        addc    @r10, r6
         sub     #6, r15
         sub     #8, r11
         add     62(r1), r4
@@ -2699,7 +2643,7 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 3362) */
+/* column 28 (cycle 3335) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2710,8 +2654,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r5
         addc    @r10+, r6
-        addc    #0, r4
-        add     @r10, r4
+        addc    @r10, r4
         sub     #4, r15
         sub     #6, r11
         sub     60(r1), r5
@@ -2728,7 +2671,7 @@ mb_fep256_mulsub_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 3419) */
+/* column 29 (cycle 3391) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2736,8 +2679,7 @@ mb_fep256_mulsub_core:
         sub     #4, r10
         add     @r10+, r6
         addc    @r10+, r4
-        addc    #0, r5
-        add     @r10, r5
+        addc    @r10, r5
         sub     #2, r15
         sub     #4, r11
         sub     62(r1), r6
@@ -2754,7 +2696,7 @@ mb_fep256_mulsub_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 3465) */
+/* column 30 (cycle 3436) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4bb2, OP2             /* mov @r11+, &OP2 */
         sub     #4, r10
@@ -2772,13 +2714,13 @@ mb_fep256_mulsub_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 3494) */
+/* column 31 (cycle 3465) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 3501) */
+/* final (cycle 3472) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7
@@ -2810,7 +2752,7 @@ mb_fep256_mulsub_core:
 
 /* mb_fep256_sqr_core: the kernel without the register save. In: r12 = h, r13 = f.
  * Out: h. Keeps r12; clobbers r4-r11, r13-r15. Model cycles (body, ret included):
- * 2435, of which 0 NOPs (waits for the multiplier). */
+ * 2408, of which 0 NOPs (waits for the multiplier). */
         .section .text.mb_fep256_sqr_core,"ax",@progbits
         .global mb_fep256_sqr_core
         .type   mb_fep256_sqr_core,@function
@@ -2908,13 +2850,12 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #4, r15
         sub     #4, r14
         mov     r6, 36(r1)
         mov     #0, r6
-/* column 3 (cycle 179) */
+/* column 3 (cycle 178) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
@@ -2924,13 +2865,12 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #4, r15
         sub     #6, r14
         mov     r4, 38(r1)
         mov     #0, r4
-/* column 4 (cycle 212) */
+/* column 4 (cycle 210) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2942,13 +2882,12 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #6, r15
         sub     #6, r14
         mov     r5, 40(r1)
         mov     #0, r5
-/* column 5 (cycle 254) */
+/* column 5 (cycle 251) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2961,13 +2900,12 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #6, r15
         sub     #8, r14
         mov     r6, 42(r1)
         mov     #0, r6
-/* column 6 (cycle 297) */
+/* column 6 (cycle 293) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -2982,8 +2920,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #8, r15
         sub     #8, r14
         add     32(r1), r4
@@ -2991,7 +2928,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 44(r1)
         mov     #0, r4
-/* column 7 (cycle 352) */
+/* column 7 (cycle 347) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3007,8 +2944,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #8, r15
         sub     #10, r14
         add     34(r1), r5
@@ -3016,7 +2952,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 46(r1)
         mov     #0, r5
-/* column 8 (cycle 410) */
+/* column 8 (cycle 404) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3034,8 +2970,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #10, r15
         sub     #10, r14
         add     36(r1), r6
@@ -3043,7 +2978,7 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 48(r1)
         mov     #0, r6
-/* column 9 (cycle 477) */
+/* column 9 (cycle 470) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3062,8 +2997,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #10, r15
         sub     #12, r14
         add     38(r1), r4
@@ -3071,7 +3005,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 50(r1)
         mov     #0, r4
-/* column 10 (cycle 546) */
+/* column 10 (cycle 538) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3092,8 +3026,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #12, r15
         sub     #12, r14
         add     40(r1), r5
@@ -3101,7 +3034,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 52(r1)
         mov     #0, r5
-/* column 11 (cycle 623) */
+/* column 11 (cycle 614) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3123,8 +3056,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #12, r15
         sub     #14, r14
         add     42(r1), r6
@@ -3132,7 +3064,7 @@ mb_fep256_sqr_core:
         addc    #0, r5
         mov     r6, 54(r1)
         mov     #0, r6
-/* column 12 (cycle 702) */
+/* column 12 (cycle 692) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3156,8 +3088,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #14, r15
         sub     #14, r14
         add     44(r1), r4
@@ -3168,7 +3099,7 @@ mb_fep256_sqr_core:
         addc    #0, r6
         mov     r4, 56(r1)
         mov     #0, r4
-/* column 13 (cycle 794) */
+/* column 13 (cycle 783) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3193,8 +3124,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #14, r15
         sub     #16, r14
         add     46(r1), r5
@@ -3205,7 +3135,7 @@ mb_fep256_sqr_core:
         addc    #0, r4
         mov     r5, 58(r1)
         mov     #0, r5
-/* column 14 (cycle 888) */
+/* column 14 (cycle 876) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3232,8 +3162,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #16, r15
         sub     #16, r14
         add     48(r1), r6
@@ -3249,7 +3178,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 15 (cycle 997) */
+/* column 15 (cycle 984) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3277,8 +3206,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #14, r15
         sub     #16, r14
         add     50(r1), r4
@@ -3294,7 +3222,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 16 (cycle 1108) */
+/* column 16 (cycle 1094) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3321,8 +3249,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #14, r15
         sub     #14, r14
         add     52(r1), r5
@@ -3349,7 +3276,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 17 (cycle 1232) */
+/* column 17 (cycle 1217) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3374,8 +3301,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #12, r15
         sub     #14, r14
         add     54(r1), r6
@@ -3403,7 +3329,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 18 (cycle 1349) */
+/* column 18 (cycle 1333) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3427,8 +3353,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #12, r15
         sub     #12, r14
         add     56(r1), r4
@@ -3456,7 +3381,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 19 (cycle 1464) */
+/* column 19 (cycle 1447) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3478,8 +3403,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #10, r15
         sub     #12, r14
         add     58(r1), r5
@@ -3507,7 +3431,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 20 (cycle 1571) */
+/* column 20 (cycle 1553) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3528,8 +3452,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #10, r15
         sub     #10, r14
         add     60(r1), r6
@@ -3557,7 +3480,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 21 (cycle 1676) */
+/* column 21 (cycle 1657) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3576,8 +3499,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #8, r15
         sub     #10, r14
         add     62(r1), r4
@@ -3605,7 +3527,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 22 (cycle 1772) */
+/* column 22 (cycle 1752) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3623,8 +3545,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #8, r15
         sub     #8, r14
         add     52(r1), r5
@@ -3649,7 +3570,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 23 (cycle 1860) */
+/* column 23 (cycle 1839) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3665,8 +3586,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #6, r15
         sub     #8, r14
         add     54(r1), r6
@@ -3691,7 +3611,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 24 (cycle 1941) */
+/* column 24 (cycle 1919) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3706,8 +3626,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #6, r15
         sub     #6, r14
         add     56(r1), r4
@@ -3732,7 +3651,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 25 (cycle 2021) */
+/* column 25 (cycle 1998) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3745,8 +3664,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #4, r15
         sub     #6, r14
         add     58(r1), r5
@@ -3771,7 +3689,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 26 (cycle 2092) */
+/* column 26 (cycle 2068) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         .word   0x4fb2, MAC             /* mov @r15+, &MAC */
@@ -3783,8 +3701,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r6
         addc    @r11+, r4
-        addc    #0, r5
-        add     @r11, r5
+        addc    @r11, r5
         sub     #4, r15
         sub     #4, r14
         add     60(r1), r6
@@ -3809,7 +3726,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 27 (cycle 2160) */
+/* column 27 (cycle 2135) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r14+, r8
@@ -3819,8 +3736,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        add     @r11, r6
+        addc    @r11, r6
         sub     #2, r15
         sub     #4, r14
         add     62(r1), r4
@@ -3845,7 +3761,7 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 28 (cycle 2220) */
+/* column 28 (cycle 2194) */
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
         .word   0x4eb2, OP2             /* mov @r14+, &OP2 */
         mov     @r15+, r8
@@ -3854,8 +3770,7 @@ mb_fep256_sqr_core:
         sub     #4, r11
         add     @r11+, r5
         addc    @r11+, r6
-        addc    #0, r4
-        add     @r11, r4
+        addc    @r11, r4
         sub     #2, r15
         sub     #2, r14
         sub     60(r1), r5
@@ -3877,7 +3792,7 @@ mb_fep256_sqr_core:
         mov     r4, r5
         swpb    r5
         sxt     r5
-/* column 29 (cycle 2273) */
+/* column 29 (cycle 2246) */
         mov     @r14+, r8
         bic     #1, r8
         .word   0x4fb2, MPY             /* mov @r15+, &MPY */
@@ -3906,7 +3821,7 @@ mb_fep256_sqr_core:
         mov     r5, r6
         swpb    r6
         sxt     r6
-/* column 30 (cycle 2317) */
+/* column 30 (cycle 2290) */
         mov     @r15+, r8
         mov     r8, &MPY
         mov     r8, &OP2
@@ -3930,13 +3845,13 @@ mb_fep256_sqr_core:
         mov     r6, r4
         swpb    r4
         sxt     r4
-/* column 31 (cycle 2353) */
+/* column 31 (cycle 2326) */
         add     62(r1), r5
         addc    #0, r6
         addc    #0, r4
         cmp     #1, r7
         subc    #-1, r5
-/* final (cycle 2360) */
+/* final (cycle 2333) */
         mov     #0, r7
         addc    r6, r7
         sub     #1, r7

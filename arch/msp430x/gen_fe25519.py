@@ -23,7 +23,7 @@ Method:
     products scanned by columns with one operand's 8 words in registers (9 cycles a
     MAC), all three by one subroutine (mul8x8: its code once, not three times);
     the middle sum feeds the reduction directly (words 16..23 never stored);
-    the square: the scheme of the MPY32 square with 16-bit digits, f_0..f_2 in
+    the square: the scheme of the MPY32 square with 16-bit digits, f_0..f_3 in
     registers. A MAC's carry
     SUMEXT is read after the next product's OP1 write, through a register holding
     &SUMEXT (2 cycles; right after the OP2 write it would need the 3-cycle &SUMEXT).
@@ -252,11 +252,13 @@ def product(e, mpy, square):
         return out
 
     pos = {rA: None, rB: None}  # walker offsets from r13 / r1 (None: unknown)
+    if square:
+        pos[rA] = n * db        # the E build walked r14 = rA over f
 
     def point(r, base, want):   # r = base + want, by the cheaper of a reset or a step
-        def cc(v):
+        def cc(v):              # (base None: no reset, r13 holds a digit of f)
             return 0 if v == 0 else (1 if v in CG or -v in CG else 2)
-        if pos[r] is not None and cc(want - pos[r]) <= 1 + cc(want):
+        if pos[r] is not None and (base is None or cc(want - pos[r]) <= 1 + cc(want)):
             d = want - pos[r]
             if d:
                 e.ins("add" if d > 0 else "sub", f"#{abs(d)}", r)
@@ -271,7 +273,7 @@ def product(e, mpy, square):
         i0 = pl[0][0]
         iw = [i for i, _ in pl if i not in cache]    # the OP1 digits rA walks
         if iw:
-            point(rA, "r13", db * iw[0])
+            point(rA, None if "r13" in cache.values() else "r13", db * iw[0])
         if pl[0][1] == "walk":
             point(rB, "r1", g_addr(k - i0))
         if not direct:
@@ -288,14 +290,24 @@ def product(e, mpy, square):
     # 16-bit digits: r8 = &SUMEXT; the column ends step it back to RESLO and read RESLO,
     # RESHI, then the last product's carry through it (2 cycles each). f_0..f_2 wait in
     # the registers this leaves free (OP1 from a register, 3 cycles instead of 4; the
-    # square's E' is formed in r11): 45 products and the three f_i^2 (OP2).
+    # square's E' is formed in r11), and in a square f_3 in r13 (f's other words are
+    # then reached through rA, whose position pos[rA] is known): 58 products, the f_i^2
+    # of those (OP2) and the masked E_16 f_i additions.
     rp = "r11" if W == 32 else "r8"
     cache = {}
     if W == 16:
         cache = {0: "r7", 1: "r9", 2: "r10"}
+        if square:              # r13 too: the square reaches f through rA (pos known)
+            cache[3] = "r13"
         e.ins("mov", "#SUMEXT", "r8")
         for i, r in cache.items():
             e.ins("mov", f"{i * db}(r13)", r)
+
+    def f_word(i, w):           # word w of f_i in memory: through r13, or rA if r13 is taken
+        if "r13" in cache.values():
+            return f"{i * db + 2 * w - pos[rA]}({rA})"
+        return f"{i * db + 2 * w}(r13)"
+
     setup(0)
     r11_res = False
 
@@ -329,14 +341,18 @@ def product(e, mpy, square):
                     s2 = f"@{rB}+"
                 elif src == "epr" and keep_ep:
                     s2 = f"{epb + (k - i - 1) * db + 2 * w}(r1)"
-                elif src == "epr":         # 16-bit: E'_j = E_j & ~1 in r11 (free here)
-                    e.ins("mov", f"{g_addr(k - i)}(r1)", "r11")
+                elif src == "epr":         # 16-bit: E'_j = E_j & ~1 in r11 (free here);
+                    if pos[rB] == g_addr(k - i):   # E_j is where rB's walk stopped
+                        e.ins("mov", f"@{rB}+", "r11")
+                        pos[rB] += db
+                    else:
+                        e.ins("mov", f"{g_addr(k - i)}(r1)", "r11")
                     e.ins("bic", "#1", "r11")
                     s2 = "r11"
                 elif i in cache:
                     s2 = cache[i]
                 else:
-                    s2 = f"{i * db + 2 * w}(r13)" if direct else x[w]
+                    s2 = f_word(i, w) if direct else x[w]
                 e.ins("mov", s2, "&" + op2r[w])
             if p + 1 < len(pl):
                 if not direct:
@@ -365,11 +381,12 @@ def product(e, mpy, square):
         r11_res = True
         for w, r in enumerate(resr):
             e.ins("add" if w == 0 else "addc", f"@{rp}+", a[w], rd=r)
-        e.ins("addc", "#0", a[len(resr)])
-        if deferred is not None:
-            e.ins("add", f"@{rp}", a[-1], rd="SUMEXT")   # after the chain (flags)
+        if deferred is not None:  # 16-bit: the last carry and the chain's in one
+            e.ins("addc", f"@{rp}", a[-1], rd="SUMEXT")
+        else:
+            e.ins("addc", "#0", a[len(resr)])
         if square and k >= n:
-            masked_add(e, k - n, 0, a, dw, db)
+            masked_add(e, k - n, 0, a, dw, cache.get(k - n) or f_word(k - n, 0))
             r11_res = rp != "r11"
         if k < 2 * n - 2:
             for w in range(dw):
@@ -384,11 +401,18 @@ def product(e, mpy, square):
     e.frame = hoff + 2 + 14 + 2               # + h, r4-r10, return address
 
 
-def masked_add(e, i, at, a, dw, db):
+def next_word(op):
+    """The memory operand 2 bytes above op (`N(rX)`)."""
+    off, reg = op[:-1].split("(")
+    return f"{int(off) + 2}({reg})"
+
+
+def masked_add(e, i, at, a, dw, fi):
     """window a[at:] += f_i & mask (r12 = ~mask; BIC keeps the carry flag, AND would not),
-    r11 scratch: the E_n f_i term of a square."""
+    r11 scratch: the E_n f_i term of a square. fi: f_i's low word (a register or a memory
+    operand; the high word, dw = 2, 2 bytes above)."""
     for w in range(dw):
-        e.ins("mov", f"{i * db + 2 * w}(r13)", "r11")
+        e.ins("mov", fi if w == 0 else next_word(fi), "r11")
         e.ins("bic", "r12", "r11")
         e.ins("add" if w == 0 else "addc", "r11", a[at + w])
     for r in a[at + dw:]:
@@ -563,16 +587,27 @@ def karatsuba16(e):
     lo, hi = "r12", "r13"
     e.ins("mov", "#0", hi)
 
-    def middle(k):              # lo (+)= word 8+k of the middle sum; hi its carry
-        e.ins("mov", f"{o + MO + 2 * k}(r1)", "r15")
+    def middle(k, walk):        # lo (+)= word 8+k of the middle sum; hi its carry
+        if walk:                # M_k, T_(8+k), T_k, T_(16+k) walked by r7, r5, r4, r6
+            src = ("@r7+", "@r5+", "@r4+", "@r6+")
+        else:
+            src = tuple(f"{o + off}(r1)" for off in (MO + 2 * k, T + 2 * (8 + k), T + 2 * k,
+                                                     T + 2 * (16 + k)))
+        e.ins("mov", src[0], "r15")
         e.ins("xor", "r14", "r15")
-        for src in (f"{o + T + 2 * (8 + k)}(r1)", f"{o + T + 2 * k}(r1)",
-                    f"{o + T + 2 * (16 + k)}(r1)", "r15"):
-            e.ins("add", src, lo)
+        for s in src[1:] + ("r15",):
+            e.ins("add", s, lo)
             e.ins("addc", "#0", hi)
 
+    # words 8..15 with walkers (2 cycles a read instead of 3): r4..r11 are free until
+    # the reduction starts
+    e.ins("mov", "r1", "r4")
+    e.ins("add", f"#{o + T}", "r4")
+    for r, off in (("r5", 16), ("r6", 32), ("r7", MO - T)):
+        e.ins("mov", "r4", r)
+        e.ins("add", f"#{off}", r)
     for k in range(8):
-        middle(k)
+        middle(k, True)
         e.ins("mov", lo, f"{o + MO + 2 * k}(r1)")   # tl_(8+k), where M_k was
         lo, hi = hi, lo
         e.ins("mov", "#0", hi)
@@ -604,7 +639,7 @@ def karatsuba16(e):
         c, cn = cn, c
 
     for k in range(8, 16):
-        middle(k)
+        middle(k, False)
         step(k - 8, lo)         # th_(k-8) = middle word 8+k, straight from lo
         lo, hi = hi, lo
         e.ins("mov", "#0", hi)
@@ -679,9 +714,10 @@ def mul8x8():
             e.ins("sub", "#4", "r11")
             e.ins("add", "@r11+", a[0], rd="RESLO")
             e.ins("addc", "@r11+", a[1], rd="RESHI")
-            e.ins("addc", "#0", a[2])
-            if deferred is not None:
-                e.ins("add", "@r11", a[2], rd="SUMEXT")   # after the chain (flags)
+            if deferred is not None:    # the last carry and the chain's in one
+                e.ins("addc", "@r11", a[2], rd="SUMEXT")
+            else:
+                e.ins("addc", "#0", a[2])
             e.ins("mov", a[0], f"{out + 2 * k}(r1)")
         a = a[1:] + a[:1]
         if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:
@@ -725,7 +761,7 @@ def emit_mul_file(mpy):
     name = "mb_fe25519_mul121665_add"
     out.append(header(name, f"void {name}(fe25519 *h, const fe25519 *f, const fe25519 *g): "
                       f"h = 121665 f + g (internal, x25519_scalarmult.S); model {e.t} cycles "
-                      f"after the call ({e.nops} NOPs). Stack {8 if mpy == 32 else 6} bytes incl. "
+                      f"after the call ({e.nops} NOPs). Stack {8 if mpy == 32 else 10} bytes incl. "
                       f"return address. Clobbers r11-r15, multiplier."))
     out += e.lines
     out.append(f"        .size   {name}, .-{name}")
@@ -832,9 +868,9 @@ def kernel_121665_add(mpy):
     32-bit digit K: u = 121665 F_K + G_K + c (< 2^50), c = u >> 32. 16-bit multiplier:
     121665 = 2^16 + 0xDB41, per word u = 0xDB41 f_i + f_(i-1) + g_i + c < 2^32 (so
     c < 2^16). Then fold_out256. h may alias f or g (digit K of both is read before
-    digit K of h is written). A loop over the digits (the unrolled version was 506 / 650
-    bytes; the loop costs 4 cycles a pass). Saves r9, r10 (MPY32) / r10 (16-bit) and
-    the end pointer on the stack."""
+    digit K of h is written). MPY32: a loop over the digits (the unrolled version was
+    506 bytes; the loop costs 4 cycles a pass), saving r9, r10 and the end pointer on
+    the stack. 16-bit: unrolled (below), saving r7-r10."""
     e = Em(mpy)
 
     def loop(n, body):
@@ -883,36 +919,34 @@ def kernel_121665_add(mpy):
         fold_out256(e)
         e.raw(popm(2, 9), 4)
     else:
-        e.raw("        push    r10", 3)
-        e.ins("mov", "r13", "r15")
-        e.ins("add", "#32", "r15")
-        e.raw("        push    r15", 3)            # end of f
+        # 16-bit multiplier: unrolled (the loop was 28 cycles a word): f_i is loaded into
+        # a register and written to OP2 from it, so it is still there as the next word's
+        # f_(i-1); RESLO and RESHI are read through r8 and r7.
+        e.raw(pushm(4, 10), 6)                  # r7-r10
         e.ins("mov", "#0xdb41", "&MPY")
-        e.ins("mov", "#0", "r10")
-        e.ins("mov", "#0", "r11")
-
-        def body():
-            e.ins("mov", "@r13+", "&OP2")
-            e.ins("mov", "#0", "r15")
-            e.ins("add", "r10", "r11")             # c + f_(i-1) < 2^17
-            e.ins("addc", "#0", "r15")
-            e.ins("mov", "-2(r13)", "r10")         # f_i for the next word (h may alias f)
-            e.ins("add", "@r14+", "r11")
-            e.ins("addc", "#0", "r15")
-            e.ins("add", "&RESLO", "r11")
-            e.ins("addc", "&RESHI", "r15")
-            e.ins("mov", "r11", "0(r12)")
-            e.ins("mov", "r15", "r11")
-            e.ins("add", "#2", "r12")
-        loop(16, body)
-        e.ins("add", "#2", "r1")
-        e.ins("sub", "#32", "r12")
-        e.ins("add", "r10", "r11")                 # out of bit 256: c + f_15 < 2^17
+        e.ins("mov", "#RESLO", "r8")
+        e.ins("mov", "#RESHI", "r7")
+        lo, hi, fr = "r11", "r15", ("r9", "r10")
+        for i in range(16):
+            e.ins("mov", "@r13+", fr[i % 2])
+            e.ins("mov", fr[i % 2], "&OP2")
+            e.ins("mov", "#0", hi)
+            if i == 0:
+                e.ins("mov", "@r14+", lo)
+            else:
+                e.ins("add", fr[(i + 1) % 2], lo)    # c + f_(i-1) < 2^17
+                e.ins("addc", "#0", hi)
+                e.ins("add", "@r14+", lo)
+                e.ins("addc", "#0", hi)
+            e.ins("add", "@r8", lo, rd="RESLO")
+            e.ins("addc", "@r7", hi, rd="RESHI")
+            e.ins("mov", lo, f"{2 * i}(r12)")
+            lo, hi = hi, lo                          # c = the high word (< 2^16)
         e.ins("mov", "#0", "r15")
+        e.ins("add", fr[1], "r11")                   # out of bit 256: c + f_15 < 2^17
         e.ins("addc", "#0", "r15")
-        e.ins("mov", "#0", "r10")
         fold_out256(e)
-        e.raw("        pop     r10", 2)
+        e.raw(popm(4, 7), 6)
     e.raw("        ret", 4)
     return e
 

@@ -386,10 +386,11 @@ class Kernel:
                     g.ins("sub", "#4", sx)
                     g.ins("add", f"@{sx}+", w[0], rd="RESLO")
                     g.ins("addc", f"@{sx}+", w[1], fill=False, rd="RESHI")
-                    g.ins("addc", "#0", c)
-                    if pend:
-                        g.ins("add", f"@{sx}", c, rd="SUMEXT")
+                    if pend:            # the last carry and the chain's in one
+                        g.ins("addc", f"@{sx}", c, rd="SUMEXT")
                         pend = False
+                    else:
+                        g.ins("addc", "#0", c)
             g.flush()
             self.out_digit(k)
             if k == ncol - 1:
