@@ -17,7 +17,7 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1966 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1943 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
@@ -113,13 +113,12 @@ mb_fe25519_mul:
         sub     #16, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r7
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
-        addc    #0, r7
+        addc    &SUMEXT, r7
         mov     r8, 8(r1)
         mov     r4, 10(r1)
         mov     #0, r8
@@ -151,13 +150,12 @@ mb_fe25519_mul:
         sub     #20, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r4
         sub     #8, r11
         add     @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
-        addc    #0, r4
+        addc    &SUMEXT, r4
         mov     r5, 12(r1)
         mov     r6, 14(r1)
         mov     #0, r5
@@ -196,13 +194,12 @@ mb_fe25519_mul:
         sub     #24, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r6
         sub     #8, r11
         add     @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
+        addc    &SUMEXT, r6
         mov     r7, 16(r1)
         mov     r8, 18(r1)
         mov     #0, r7
@@ -248,13 +245,12 @@ mb_fe25519_mul:
         sub     #28, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r8
         sub     #8, r11
         add     @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
-        addc    #0, r8
+        addc    &SUMEXT, r8
         mov     r4, 20(r1)
         mov     r5, 22(r1)
         mov     #0, r4
@@ -307,13 +303,12 @@ mb_fe25519_mul:
         sub     #32, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r5
         sub     #8, r11
         add     @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
-        addc    #0, r5
+        addc    &SUMEXT, r5
         mov     r6, 24(r1)
         mov     r7, 26(r1)
         mov     #0, r6
@@ -373,13 +368,12 @@ mb_fe25519_mul:
         sub     #32, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r7
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
-        addc    #0, r7
+        addc    &SUMEXT, r7
         mov     r8, 28(r1)
         mov     r4, 30(r1)
         mov     #0, r8
@@ -432,13 +426,12 @@ mb_fe25519_mul:
         sub     #28, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r4
         sub     #8, r11
         add     @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
-        addc    #0, r4
+        addc    &SUMEXT, r4
         mov     r5, 32(r1)
         mov     r6, 34(r1)
         mov     #0, r5
@@ -484,13 +477,12 @@ mb_fe25519_mul:
         sub     #24, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r6
         sub     #8, r11
         add     @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
+        addc    &SUMEXT, r6
         mov     r7, 36(r1)
         mov     r8, 38(r1)
         mov     #0, r7
@@ -529,13 +521,12 @@ mb_fe25519_mul:
         sub     #20, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r8
         sub     #8, r11
         add     @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
-        addc    #0, r8
+        addc    &SUMEXT, r8
         mov     r4, 40(r1)
         mov     r5, 42(r1)
         mov     #0, r4
@@ -567,13 +558,12 @@ mb_fe25519_mul:
         sub     #16, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r5
         sub     #8, r11
         add     @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
-        addc    #0, r5
+        addc    &SUMEXT, r5
         mov     r6, 44(r1)
         mov     r7, 46(r1)
         mov     #0, r6
@@ -598,13 +588,12 @@ mb_fe25519_mul:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r7
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
-        addc    #0, r7
+        addc    &SUMEXT, r7
         mov     r8, 48(r1)
         mov     r4, 50(r1)
         mov     #0, r8
@@ -669,95 +658,103 @@ mb_fe25519_mul:
         mov     r1, r13
         mov     r1, r14
         add     #32, r14
+        mov     #RES0, r6
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 0(r12)
         mov     r10, 2(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 4(r12)
         mov     r10, 6(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 8(r12)
         mov     r10, 10(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 12(r12)
         mov     r10, 14(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 16(r12)
         mov     r10, 18(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 20(r12)
         mov     r10, 22(r12)
         mov     r7, &OP2L
         mov     r8, &OP2H
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 24(r12)
         mov     r10, 26(r12)
         add     r11, r4
@@ -769,7 +766,7 @@ mb_fe25519_mul:
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 1538 cycles after the call (0 NOPs for the multiplier), stack 130 bytes incl. return address. */
+/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 1519 cycles after the call (0 NOPs for the multiplier), stack 130 bytes incl. return address. */
         .section .text.mb_fe25519_sqr,"ax",@progbits
         .global mb_fe25519_sqr
         .type   mb_fe25519_sqr,@function
@@ -959,13 +956,12 @@ mb_fe25519_sqr:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r6
         sub     #8, r11
         add     @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
+        addc    &SUMEXT, r6
         mov     r7, 16(r1)
         mov     r8, 18(r1)
         mov     #0, r7
@@ -990,13 +986,12 @@ mb_fe25519_sqr:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r8
         sub     #8, r11
         add     @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
-        addc    #0, r8
+        addc    &SUMEXT, r8
         mov     r4, 20(r1)
         mov     r5, 22(r1)
         mov     #0, r4
@@ -1028,13 +1023,12 @@ mb_fe25519_sqr:
         sub     #16, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r5
         sub     #8, r11
         add     @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
-        addc    #0, r5
+        addc    &SUMEXT, r5
         mov     r6, 24(r1)
         mov     r7, 26(r1)
         mov     #0, r6
@@ -1066,13 +1060,12 @@ mb_fe25519_sqr:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r7
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
-        addc    #0, r7
+        addc    &SUMEXT, r7
         mov     r8, 28(r1)
         mov     r4, 30(r1)
         mov     #0, r8
@@ -1104,13 +1097,12 @@ mb_fe25519_sqr:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r4
         sub     #8, r11
         add     @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
-        addc    #0, r4
+        addc    &SUMEXT, r4
         mov     0(r13), r11
         bic     r12, r11
         add     r11, r5
@@ -1144,13 +1136,12 @@ mb_fe25519_sqr:
         sub     #8, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r6
         mov     #RES0, r11
         add     @r11+, r7
         addc    @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
+        addc    &SUMEXT, r6
         mov     4(r13), r11
         bic     r12, r11
         add     r11, r7
@@ -1184,13 +1175,12 @@ mb_fe25519_sqr:
         sub     #8, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        add     &SUMEXT, r8
         mov     #RES0, r11
         add     @r11+, r4
         addc    @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
-        addc    #0, r8
+        addc    &SUMEXT, r8
         mov     8(r13), r11
         bic     r12, r11
         add     r11, r4
@@ -1339,95 +1329,103 @@ mb_fe25519_sqr:
         mov     r1, r13
         mov     r1, r14
         add     #32, r14
+        mov     #RES0, r6
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 0(r12)
         mov     r10, 2(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 4(r12)
         mov     r10, 6(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 8(r12)
         mov     r10, 10(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 12(r12)
         mov     r10, 14(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 16(r12)
         mov     r10, 18(r12)
         .word   0x4eb2, OP2L          /* mov @r14+, &OP2L */
         .word   0x4eb2, OP2H          /* mov @r14+, &OP2H */
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r15
+        addc    #0, r15
         add     r11, r9
         addc    #0, r10
-        mov     &RES2, r15
         addc    #0, r15
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r15
+        sub     #4, r6
         mov     r9, 20(r12)
         mov     r10, 22(r12)
         mov     r7, &OP2L
         mov     r8, &OP2H
         mov     @r13+, r9
         mov     @r13+, r10
+        add     @r6+, r9
+        addc    @r6+, r10
+        mov     @r6, r11
+        addc    #0, r11
         add     r15, r9
         addc    #0, r10
-        mov     &RES2, r11
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        addc    #0, r11
+        sub     #4, r6
         mov     r9, 24(r12)
         mov     r10, 26(r12)
         add     r11, r4

@@ -362,9 +362,9 @@ def product(e, mpy, square):
             elif k + 1 < 2 * n - 1:
                 setup(k + 1)
             if p > 0:            # the column's first carry count replaces a[-1] (not cleared)
-                if W == 16:      # read after the next product's OP1 write, or after
-                    deferred = p     # the column's RESLO and RESHI (below)
-                else:
+                if W == 16 or (p + 1 == len(pl) and p > 1):
+                    deferred = p     # read after the next product's OP1 write, or after
+                else:                # the column's result registers (below)
                     carry_count(p)
         # column k into the window; two (one) words leave. MPY32: RES0..RES3 through
         # r11 = &RES0 and @r11+ (2 cycles a read instead of 3 for &RESn); r11 steps
@@ -381,8 +381,10 @@ def product(e, mpy, square):
         r11_res = True
         for w, r in enumerate(resr):
             e.ins("add" if w == 0 else "addc", f"@{rp}+", a[w], rd=r)
-        if deferred is not None:  # 16-bit: the last carry and the chain's in one
+        if deferred is not None and W == 16:  # the last carry and the chain's in one
             e.ins("addc", f"@{rp}", a[-1], rd="SUMEXT")
+        elif deferred is not None:
+            e.ins("addc", "&SUMEXT", a[-1])
         else:
             e.ins("addc", "#0", a[len(resr)])
         if square and k >= n:
@@ -435,6 +437,16 @@ def fold_top(e, top, q, c):
     e.ins("add", q, c)
 
 
+def reduce_word(e, y, c, cn, res):
+    """16-bit digits, one step of h = tl + 38 th after its MPY: y (tl_K) += c and RESLO,
+    cn = RESHI + the carries; res = the RESLO and RESHI operands (through registers)."""
+    e.ins("add", c, y)
+    e.ins("mov", res[1], cn, rd="RESHI")         # flags kept
+    e.ins("addc", "#0", cn)
+    e.ins("add", res[0], y, rd="RESLO")
+    e.ins("addc", "#0", cn)
+
+
 def reduce(e, mpy, W, n, dw, db, a, hoff):
     """h = tl + 38 th with bit 255 folded as 19, tl = t digits 0..n-1 (stack), th = digits
     n..2n-1 (n..2n-3 on the stack, 2n-2 and 2n-1 in a). Top digit first (see module doc)."""
@@ -466,28 +478,35 @@ def reduce(e, mpy, W, n, dw, db, a, hoff):
     e.ins("mov", "r1", "r14")                # th walker
     e.ins("add", f"#{n * db}", "r14")
     cn = "r8" if "r8" not in lo + ytop else "r11"
-    # 16-bit multiplier: RESLO and RESHI read through registers (@Rn, 2 cycles instead
-    # of 3 for &RESxx), two of r4-r10 that lo, ytop and cn leave free
-    res = ["&" + r for r in resr]
+    # The result registers read through registers (@Rn, 2 cycles instead of 3 for
+    # &RESxx), of r4-r10 that lo, ytop and cn leave free. 16-bit: RESLO and RESHI, one
+    # register each; MPY32: RES0, RES1, RES2 through one, stepped back by 4.
+    res, rp = None, None
     if W == 16:
         free = [r for r in ("r10", "r7", "r6", "r5", "r4") if r not in lo + ytop + [cn]]
         for r, name in zip(free[:2], resr[:2]):
             e.ins("mov", f"#{name}", r)
         res = [f"@{free[0]}", f"@{free[1]}"]
+    else:
+        rp = [r for r in ("r8", "r7", "r6", "r5", "r4") if r not in lo + ytop + [cn]][0]
+        e.ins("mov", "#RES0", rp)
     for K in range(n - 1):
         src = [f"@r14+"] * dw if K < n - 2 else lo
         for w in range(dw):
             e.ins("mov", src[w], "&" + op2r[w])
         for w in range(dw):
             e.ins("mov", f"@{tp}+", y[w])
-        e.ins("add", c, y[0])
-        for w in range(1, dw):
-            e.ins("addc", "#0", y[w])
-        e.ins("mov", res[dw], cn, rd=resr[dw])    # flags kept
-        e.ins("addc", "#0", cn)
-        for w in range(dw):
-            e.ins("add" if w == 0 else "addc", res[w], y[w], rd=resr[w])
-        e.ins("addc", "#0", cn)
+        if rp:                   # y += RES1:RES0, cn = RES2 + carries, y += c
+            e.ins("add", f"@{rp}+", y[0], rd="RES0")
+            e.ins("addc", f"@{rp}+", y[1], rd="RES1")
+            e.ins("mov", f"@{rp}", cn, rd="RES2")     # flags kept
+            e.ins("addc", "#0", cn)
+            e.ins("add", c, y[0])
+            e.ins("addc", "#0", y[1])
+            e.ins("addc", "#0", cn)
+            e.ins("sub", "#4", rp)
+        else:
+            reduce_word(e, y[0], c, cn, res)
         for w in range(dw):
             e.ins("mov", y[w], f"{K * db + 2 * w}({hp})")
         c, cn = cn, c
@@ -630,11 +649,7 @@ def karatsuba16(e):
         nonlocal c, cn
         e.ins("mov", th, "&OP2")
         e.ins("mov", f"@{tl}+", y)
-        e.ins("add", c, y)
-        e.ins("mov", f"@{phi}", cn, rd="RESHI")    # flags kept
-        e.ins("addc", "#0", cn)
-        e.ins("add", f"@{plo}", y, rd="RESLO")
-        e.ins("addc", "#0", cn)
+        reduce_word(e, y, c, cn, (f"@{plo}", f"@{phi}"))
         e.ins("mov", y, f"{2 * K}({hp})")
         c, cn = cn, c
 

@@ -26,6 +26,15 @@ static const uint8_t base_u[32] = { 9 };
  * compares (twice the cost, hence a switch of its own; docs/FAULTS.md, "X25519"). */
 #define X25519_ASM (MB_ASM_CORTEX_M4 || MB_ASM_MSP430X)
 
+/* 32-bit int: release's second pass in words at fixed offsets. 16-bit int (MSP430):
+ * byte loops through computed pointers, and the extra steps of the hardened X25519 that
+ * they need (release, rebuild, x25519_checked). */
+#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
+#define RELEASE_WORDS 1
+#else
+#define RELEASE_WORDS 0
+#endif
+
 /* e = sk clamped (RFC 7748). CT: sk, e secret; fixed bit operations. */
 static X25519_NOINLINE void clamp(uint8_t e[32], const uint8_t sk[32])
 {
@@ -80,28 +89,46 @@ static MB_NOINLINE uint32_t scalarmult_verified(uint8_t r[32], uint8_t c[32],
     return ok;
 }
 
+#if !RELEASE_WORDS && !X25519_ASM
+/* Portable, byte-loop targets: c = the scalar ^ the result ^ u becomes the result
+ * (c ^= sk clamped ^ u), a second copy of it that result_check compares with r and
+ * x25519_checked with the released output. Before result_check: a fault here that
+ * damages c or r then fails that check, and nothing is released. sk and u are read
+ * before out is written (out may alias them). CT: c, sk secret; u public. */
+static MB_NOINLINE void rebuild(uint8_t c[32], const uint8_t sk[32], const uint8_t u[32])
+{
+    uint8_t e[32];
+    int i;
+    clamp(e, sk);
+    MB_NO_UNROLL
+    for (i = 0; i < 32; i++) c[i] ^= e[i] ^ u[i];
+    mb_wipe(e, sizeof e);
+}
+#endif
+
 /* 1 if r and c agree with sk clamped again here and u (read through the address the
  * caller kept in memory), or for the two computations with each other, else 0:
  * portable, r ^ c = the scalar ^ u, so the ladder ran on this scalar and this u and its
- * result is in r (not at an address a fault moved); two computations, r = c; otherwise
- * c = the scalar. CT: r, c, sk secret; u public. */
+ * result is in r (not at an address a fault moved; 16-bit int: r = c, c rebuilt into the
+ * result first); two computations, r = c; otherwise c = the scalar. CT: r, c, sk
+ * secret; u public. */
 static MB_NOINLINE uint32_t result_check(const uint8_t r[32], const uint8_t c[32],
                                          const uint8_t sk[32], const uint8_t u[32])
 {
     uint8_t e2[32];
     uint32_t d = 0;
     int i;
-#if X25519_ASM
+#if X25519_ASM || !RELEASE_WORDS
     (void)u;
-#if !MB_FAULT_HARDENED_X25519_TWICE
-    (void)r;
 #endif
+#if X25519_ASM && !MB_FAULT_HARDENED_X25519_TWICE
+    (void)r;
 #endif
     clamp(e2, sk);
     for (i = 0; i < 32; i++) {
-#if !X25519_ASM
+#if !X25519_ASM && RELEASE_WORDS
         d |= (uint32_t)(r[i] ^ c[i] ^ e2[i] ^ u[i]);
-#elif MB_FAULT_HARDENED_X25519_TWICE
+#elif !X25519_ASM || MB_FAULT_HARDENED_X25519_TWICE
         d |= (uint32_t)(r[i] ^ c[i]);
 #else
         d |= (uint32_t)(c[i] ^ e2[i]);
@@ -111,7 +138,8 @@ static MB_NOINLINE uint32_t result_check(const uint8_t r[32], const uint8_t c[32
     return 1u ^ ct_nonzero32(d);
 }
 
-/* out[i] = r[i] & mask, then out2[i] &= r2[i] & mask2, out and out2 being the same
+/* 32-bit int: out[i] = r[i] & mask, then out2[i] &= r2[i] & mask2 (16-bit int: three
+ * AND-only passes, below), out and out2 being the same
  * buffer passed twice, r and r2 too (each pass has its own pointers): a byte whose
  * first AND a fault skipped is still cleared, and whatever the first pass wrote (from a
  * faulted source pointer: other memory; through a faulted destination pointer: bytes
@@ -123,9 +151,9 @@ static MB_NOINLINE void release(uint8_t out[32], uint8_t out2[32], const uint8_t
                                 const uint8_t r2[32], uint8_t mask, uint8_t mask2)
 {
     int i;
+#if RELEASE_WORDS
     MB_NO_UNROLL
     for (i = 0; i < 32; i++) out[i] = r[i] & mask;
-#if (defined(__GNUC__) || defined(__clang__)) && UINT_MAX > 0xffffu
     {
         typedef uint32_t __attribute__((aligned(1), may_alias)) uword;
         uword *w = (uword *)(void *)out2;
@@ -141,6 +169,18 @@ static MB_NOINLINE void release(uint8_t out[32], uint8_t out2[32], const uint8_t
         w[7] &= v[7] & m2;
     }
 #else
+    /* Byte loops through computed pointers (16-bit int: MSP430 has no register index):
+     * a skipped pointer load sends a byte to r + 2i. So every pass into out is an AND
+     * (out first set to all ones through a volatile pointer, which the compiler cannot
+     * fold away): one fault then only clears bits, of out or of r, and the other pass
+     * clears any bit a flip set (x25519_checked also checks out against c). */
+    {
+        volatile uint8_t *v = out;
+        MB_NO_UNROLL
+        for (i = 0; i < 32; i++) v[i] = 0xff;
+    }
+    MB_NO_UNROLL
+    for (i = 0; i < 32; i++) out[i] &= r[i] & mask;
     MB_NO_UNROLL
     for (i = 0; i < 32; i++) out2[i] &= r2[i] & mask2;
 #endif
@@ -154,6 +194,7 @@ static MB_NOINLINE uint32_t equal32(const uint8_t a[32], const uint8_t b[32])
     for (i = 0; i < 32; i++) d |= (uint32_t)(a[i] ^ b[i]);
     return 1u ^ ct_nonzero32(d);
 }
+
 #endif
 
 /* out = X25519(sk, u) with rnd (or NULL) passed to the ladder; return as zero_check.
@@ -161,9 +202,10 @@ static MB_NOINLINE uint32_t equal32(const uint8_t a[32], const uint8_t b[32])
  * result goes to a local r (out may alias u); three verdicts (r not zero, the
  * backend's checks, result_check), each stored in volatile memory (0 until its check
  * stores it); out released from r through a mask from all three, then one from the
- * stored verdicts (release); then out is compared with r (a fault in the release
- * returns -1); the return value is computed from the four verdicts last (as box.c's
- * open: a skipped store, load, decrement or OR leaves -1).
+ * stored verdicts (release); then out is compared with r, and where release works in
+ * byte loops (16-bit int) with c too, the result again (a fault in the release returns
+ * -1); the return value is computed from the four verdicts last (as box.c's open: a
+ * skipped store, load, decrement or OR leaves -1).
  * CT: sk, rnd, out secret. */
 static int x25519_checked(uint8_t out[32], const uint8_t sk[32], const uint8_t u[32],
                           const uint8_t *rnd)
@@ -185,13 +227,25 @@ static int x25519_checked(uint8_t out[32], const uint8_t sk[32], const uint8_t u
     verdict[3] = 0;
     ok1 = scalarmult_verified(r, c, sk, sk_at, u, u_at, rnd);
     verdict[1] = ok1 & 1u;
+#if !RELEASE_WORDS && !X25519_ASM
+    rebuild(c, sk_at, u_at);            /* c = the result, checked against r next */
+#endif
     ok2 = result_check(r, c, sk_at, u_at);
     verdict[2] = ok2 & 1u;
     ok0 = (uint32_t)(zero_check(r) + 1);
     verdict[0] = ok0 & 1u;
     release(out_at, out_at, r, r_at, (uint8_t)ct_mask32(ok0 & ok1 & ok2),
             (uint8_t)ct_mask32(verdict[0] & verdict[1] & verdict[2]));
+#if RELEASE_WORDS
     verdict[3] = equal32(out_at, r) & 1u;
+#else
+    /* The byte loops address through computed pointers (MSP430: no register index):
+     * one skipped pointer load made a pass write into r itself (the campaign found
+     * r[2i] = r[i] & mask, then out matched the damaged r), so out is also compared
+     * with c, the result again (the second computation; portable: rebuilt above),
+     * which release does not touch. */
+    verdict[3] = (equal32(out_at, r) & equal32(out_at, c)) & 1u;
+#endif
     /* the wipes last: nothing writes near r between the checks and the release (a
      * faulted pointer of an earlier wipe of c cleared part of r, then released) */
     mb_wipe(c, sizeof c);
