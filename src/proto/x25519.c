@@ -194,7 +194,6 @@ static MB_NOINLINE uint32_t equal32(const uint8_t a[32], const uint8_t b[32])
     for (i = 0; i < 32; i++) d |= (uint32_t)(a[i] ^ b[i]);
     return 1u ^ ct_nonzero32(d);
 }
-
 #endif
 
 /* out = X25519(sk, u) with rnd (or NULL) passed to the ladder; return as zero_check.
