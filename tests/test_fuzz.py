@@ -6,6 +6,7 @@ report or disagreement with libsodium/OpenSSL; every saved regression input
 every input disagrees (MB_FUZZ_SELFTEST), so a broken harness cannot pass silently.
 The long runs with coverage are `make fuzz` (fuzz/run.py)."""
 import os
+import resource
 import subprocess
 
 import pytest
@@ -17,7 +18,16 @@ HARNESSES = ["box_open", "stream", "x25519", "p256", "sym", "field_r16", "field_
              "field_r32", "field_r64"]
 if (REPO / "fuzz" / "sim430_fuzz.c").exists():
     HARNESSES.append("sim430")
-FLAGS = ["-timeout=30", "-rss_limit_mb=2560", "-max_len=4096"]
+RSS_LIMIT_MB = 2560
+
+
+def flags():
+    """libFuzzer's flags. Its -rss_limit_mb compares with the peak RSS of the process,
+    which Linux carries across fork and exec (getrusage ru_maxrss): a fuzzer started
+    from a pytest worker that once held a large campaign starts above the limit. So the
+    limit is RSS_LIMIT_MB above this process's own peak."""
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return ["-timeout=30", f"-rss_limit_mb={RSS_LIMIT_MB + peak_mb}", "-max_len=4096"]
 
 
 def harness(name):
@@ -51,7 +61,7 @@ def test_fuzz_short_run(name, tmp_path):
     work.mkdir()
     art.mkdir()
     dirs = [work] + ([seeds] if seeds.is_dir() else [])
-    proc = run([exe, f"-max_total_time={FUZZ_TIME}", *FLAGS, f"-artifact_prefix={art}/",
+    proc = run([exe, f"-max_total_time={FUZZ_TIME}", *flags(), f"-artifact_prefix={art}/",
                 *dirs])
     ok, msg = verdict(proc, art)
     assert ok, f"{name}: finding in a {FUZZ_TIME} s run:\n{msg}"
@@ -67,7 +77,7 @@ def test_fuzz_regressions(name):
     exe = harness(name)
     inputs = sorted((REGRESSIONS / name).glob("*"))
     assert inputs, f"{REGRESSIONS / name} is empty"
-    proc = run([exe, *FLAGS, *inputs])
+    proc = run([exe, *flags(), *inputs])
     assert proc.returncode == 0, f"{name}: a regression input fails again:\n" + \
         "\n".join(proc.stderr.splitlines()[-30:])
 
@@ -79,7 +89,7 @@ def test_fuzz_harness_can_fail(name, tmp_path):
     exe = harness(name)
     art = tmp_path / "artifacts"
     art.mkdir()
-    proc = run([exe, "-runs=10", *FLAGS, f"-artifact_prefix={art}/"],
+    proc = run([exe, "-runs=10", *flags(), f"-artifact_prefix={art}/"],
                env={"MB_FUZZ_SELFTEST": "1"})
     ok, msg = verdict(proc, art)
     assert not ok, f"{name}: the self-test disagreement went unnoticed"
