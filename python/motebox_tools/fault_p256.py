@@ -187,12 +187,15 @@ class P256Campaign:
             extra=("--fault-snap-in", str(self.snap)), timeout=4 * 3600)
 
     def run(self, model, samples, seed=18, jobs=1, chunk=400, log=None):
+        """run_plan of plan(model, samples, seed)."""
+        return self.run_plan(model, self.plan(model, samples, seed), jobs, chunk, log)
+
+    def run_plan(self, model, todo, jobs=1, chunk=400, log=None):
         """Counts by class (crash, error, correct, wrong), converged runs, exploitable
-        faults [(index, pc, function, detail)]. Chunks of `chunk` faults, one simulator
-        process each, `jobs` at a time."""
+        faults [(index, pc, function, detail)] of the faults todo [(index, bit)]. Chunks
+        of `chunk` faults, one simulator process each, `jobs` at a time."""
         import concurrent.futures
         from .elf import function_at
-        todo = self.plan(model, samples, seed)
         parts = [todo[k:k + chunk] for k in range(0, len(todo), chunk)]
         counts = {"crash": 0, "error": 0, "correct": 0, "wrong": 0}
         converged, bad, t0 = 0, [], time.time()
