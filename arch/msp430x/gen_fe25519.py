@@ -273,7 +273,7 @@ def product(e, mpy, square):
         i0 = pl[0][0]
         iw = [i for i, _ in pl if i not in cache]    # the OP1 digits rA walks
         if iw:
-            point(rA, None if "r13" in cache.values() else "r13", db * iw[0])
+            point(rA, f_base, db * iw[0])
         if pl[0][1] == "walk":
             point(rB, "r1", g_addr(k - i0))
         if not direct:
@@ -303,8 +303,10 @@ def product(e, mpy, square):
         for i, r in cache.items():
             e.ins("mov", f"{i * db}(r13)", r)
 
+    f_base = None if "r13" in cache.values() else "r13"   # None: f only through rA
+
     def f_word(i, w):           # word w of f_i in memory: through r13, or rA if r13 is taken
-        if "r13" in cache.values():
+        if f_base is None:
             return f"{i * db + 2 * w - pos[rA]}({rA})"
         return f"{i * db + 2 * w}(r13)"
 
@@ -369,24 +371,21 @@ def product(e, mpy, square):
         # column k into the window; two (one) words leave. MPY32: RES0..RES3 through
         # r11 = &RES0 and @r11+ (2 cycles a read instead of 3 for &RESn); r11 steps
         # back by 8 (a constant-generator value) unless the square's masked add used it.
-        # 16-bit digits: r8 from &SUMEXT back to RESLO, and the last carry after them.
+        # 16-bit digits: column_end16 (r8 from &SUMEXT back to RESLO).
         if W == 16:
-            if deferred == 1:    # a 2-product column: no carry count set a[-1]
-                e.ins("mov", "#0", a[-1])
-            e.ins("sub", "#4", rp)
-        elif k == 0 or not r11_res:
-            e.ins("mov", f"#{resr[0]}", rp)
+            column_end16(e, rp, a, deferred)
         else:
-            e.ins("sub", f"#{2 * len(resr)}", rp)
+            if k == 0 or not r11_res:
+                e.ins("mov", f"#{resr[0]}", rp)
+            else:
+                e.ins("sub", f"#{2 * len(resr)}", rp)
+            for w, r in enumerate(resr):
+                e.ins("add" if w == 0 else "addc", f"@{rp}+", a[w], rd=r)
+            if deferred is not None:  # the last carry with the RES3 read's
+                e.ins("addc", "&SUMEXT", a[-1])
+            else:
+                e.ins("addc", "#0", a[len(resr)])
         r11_res = True
-        for w, r in enumerate(resr):
-            e.ins("add" if w == 0 else "addc", f"@{rp}+", a[w], rd=r)
-        if deferred is not None and W == 16:  # the last carry and the chain's in one
-            e.ins("addc", f"@{rp}", a[-1], rd="SUMEXT")
-        elif deferred is not None:
-            e.ins("addc", "&SUMEXT", a[-1])
-        else:
-            e.ins("addc", "#0", a[len(resr)])
         if square and k >= n:
             masked_add(e, k - n, 0, a, dw, cache.get(k - n) or f_word(k - n, 0))
             r11_res = rp != "r11"
@@ -401,6 +400,23 @@ def product(e, mpy, square):
     reduce(e, mpy, W, n, dw, db, a, hoff)
     e.ins("add", f"#{hoff + 2}", "r1")
     e.frame = hoff + 2 + 14 + 2               # + h, r4-r10, return address
+
+
+def column_end16(e, rp, a, last):
+    """16-bit multiplier, a column's end: window a[0..2] += RESLO, RESHI, read through rp
+    stepped back from &SUMEXT (it is &SUMEXT again after them), then the last product's
+    carry with the chain's in one `addc @rp`. last: the index of the column's last
+    product whose carry is still to read (None: a one-product column); a 2-product
+    column's a[2] holds a dead word, as no carry count set it."""
+    if last == 1:
+        e.ins("mov", "#0", a[2])
+    e.ins("sub", "#4", rp)
+    e.ins("add", f"@{rp}+", a[0], rd="RESLO")
+    e.ins("addc", f"@{rp}+", a[1], rd="RESHI")
+    if last is not None:
+        e.ins("addc", f"@{rp}", a[2], rd="SUMEXT")
+    else:
+        e.ins("addc", "#0", a[2])
 
 
 def next_word(op):
@@ -660,10 +676,8 @@ def karatsuba16(e):
         e.ins("mov", "#0", hi)
     e.raw("        pop     r15", 2)            # cin
     e.ins("sub", "r15", lo)                    # c_mid: the 2^256 of the complement out
-    for i in range(3):                         # c += 38 c_mid = (2 + 4 + 32) c_mid
-        e.ins("add", lo, lo)
-        if i == 2:
-            e.ins("add", lo, lo)
+    for doublings in (1, 1, 3):                # c += 38 c_mid = (2 + 4 + 32) c_mid
+        for _ in range(doublings):
             e.ins("add", lo, lo)
         e.ins("add", lo, c)
     o = 0
@@ -722,17 +736,7 @@ def mul8x8():
             e.ins("mov", "&RESLO", f"{out}(r1)")
             e.ins("mov", "&RESHI", a[1])
         else:
-            # RESLO, RESHI through r11 stepped back from &SUMEXT (2 cycles each, and
-            # r11 is &SUMEXT again after them), then the last product's carry
-            if deferred == 1:   # a 2-product column: a[2] holds a dead word
-                e.ins("mov", "#0", a[2])
-            e.ins("sub", "#4", "r11")
-            e.ins("add", "@r11+", a[0], rd="RESLO")
-            e.ins("addc", "@r11+", a[1], rd="RESHI")
-            if deferred is not None:    # the last carry and the chain's in one
-                e.ins("addc", "@r11", a[2], rd="SUMEXT")
-            else:
-                e.ins("addc", "#0", a[2])
+            column_end16(e, "r11", a, deferred)
             e.ins("mov", a[0], f"{out + 2 * k}(r1)")
         a = a[1:] + a[:1]
         if k + 1 < 15 and len(range(max(0, k + 1 - 7), min(k + 1, 7) + 1)) == 1:
