@@ -766,14 +766,14 @@ mb_fe25519_mul:
         ret
         .size   mb_fe25519_mul, .-mb_fe25519_mul
 
-/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 1519 cycles after the call (0 NOPs for the multiplier), stack 130 bytes incl. return address. */
+/* void mb_fe25519_sqr(fe25519 *h, const fe25519 *f): model 1463 cycles after the call (0 NOPs for the multiplier), stack 102 bytes incl. return address. */
         .section .text.mb_fe25519_sqr,"ax",@progbits
         .global mb_fe25519_sqr
         .type   mb_fe25519_sqr,@function
 mb_fe25519_sqr:
         .word   0x156a              /* pushm.w #7, r10 */
         push    r12
-        sub     #112, r1
+        sub     #84, r1
         mov     r13, r14
         mov     @r14+, r9
         mov     @r14+, r10
@@ -783,65 +783,44 @@ mb_fe25519_sqr:
         mov     @r14+, r10
         addc    r9, r9
         addc    r10, r10
-        mov     r9, 108(r1)
-        mov     r10, 110(r1)
-        bic     #1, r9
-        mov     r9, 56(r1)
-        mov     r10, 58(r1)
+        mov     r9, 80(r1)
+        mov     r10, 82(r1)
         mov     @r14+, r9
         mov     @r14+, r10
         addc    r9, r9
         addc    r10, r10
-        mov     r9, 104(r1)
-        mov     r10, 106(r1)
-        bic     #1, r9
-        mov     r9, 60(r1)
-        mov     r10, 62(r1)
-        mov     @r14+, r9
-        mov     @r14+, r10
-        addc    r9, r9
-        addc    r10, r10
-        mov     r9, 100(r1)
-        mov     r10, 102(r1)
-        bic     #1, r9
-        mov     r9, 64(r1)
-        mov     r10, 66(r1)
-        mov     @r14+, r9
-        mov     @r14+, r10
-        addc    r9, r9
-        addc    r10, r10
-        mov     r9, 96(r1)
-        mov     r10, 98(r1)
-        bic     #1, r9
-        mov     r9, 68(r1)
-        mov     r10, 70(r1)
-        mov     @r14+, r9
-        mov     @r14+, r10
-        addc    r9, r9
-        addc    r10, r10
-        mov     r9, 92(r1)
-        mov     r10, 94(r1)
-        bic     #1, r9
-        mov     r9, 72(r1)
-        mov     r10, 74(r1)
-        mov     @r14+, r9
-        mov     @r14+, r10
-        addc    r9, r9
-        addc    r10, r10
-        mov     r9, 88(r1)
-        mov     r10, 90(r1)
-        bic     #1, r9
         mov     r9, 76(r1)
         mov     r10, 78(r1)
         mov     @r14+, r9
         mov     @r14+, r10
         addc    r9, r9
         addc    r10, r10
-        mov     r9, 84(r1)
-        mov     r10, 86(r1)
-        bic     #1, r9
-        mov     r9, 80(r1)
-        mov     r10, 82(r1)
+        mov     r9, 72(r1)
+        mov     r10, 74(r1)
+        mov     @r14+, r9
+        mov     @r14+, r10
+        addc    r9, r9
+        addc    r10, r10
+        mov     r9, 68(r1)
+        mov     r10, 70(r1)
+        mov     @r14+, r9
+        mov     @r14+, r10
+        addc    r9, r9
+        addc    r10, r10
+        mov     r9, 64(r1)
+        mov     r10, 66(r1)
+        mov     @r14+, r9
+        mov     @r14+, r10
+        addc    r9, r9
+        addc    r10, r10
+        mov     r9, 60(r1)
+        mov     r10, 62(r1)
+        mov     @r14+, r9
+        mov     @r14+, r10
+        addc    r9, r9
+        addc    r10, r10
+        mov     r9, 56(r1)
+        mov     r10, 58(r1)
         mov     #0, r12
         addc    #-1, r12
         mov     #0, r4
@@ -871,11 +850,13 @@ mb_fe25519_sqr:
         mov     #0, r4
         mov     r9, &MPY32L
         mov     r10, &MPY32H
-        mov     56(r1), &OP2L
-        mov     58(r1), &OP2H
+        mov     80(r1), r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        mov     82(r1), &OP2H
         sub     #4, r14
         mov     r1, r15
-        add     #104, r15
+        add     #76, r15
         mov     @r14+, r9
         mov     @r14+, r10
         sub     #8, r11
@@ -919,10 +900,12 @@ mb_fe25519_sqr:
         mov     @r14+, r10
         mov     r9, &MAC32L
         mov     r10, &MAC32H
-        mov     60(r1), &OP2L
-        mov     62(r1), &OP2H
+        mov     @r15+, r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
         sub     #8, r14
-        sub     #8, r15
+        sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
         mov     &SUMEXT, r4
@@ -980,10 +963,12 @@ mb_fe25519_sqr:
         mov     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
-        mov     64(r1), &OP2L
-        mov     66(r1), &OP2H
+        mov     @r15+, r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
         mov     r13, r14
-        sub     #12, r15
+        sub     #16, r15
         mov     @r14+, r9
         mov     @r14+, r10
         sub     #8, r11
@@ -1054,10 +1039,12 @@ mb_fe25519_sqr:
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
-        mov     68(r1), &OP2L
-        mov     70(r1), &OP2H
+        mov     @r15+, r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
         sub     #12, r14
-        sub     #12, r15
+        sub     #16, r15
         mov     @r14+, r9
         mov     @r14+, r10
         sub     #8, r11
@@ -1069,6 +1056,13 @@ mb_fe25519_sqr:
         mov     r8, 28(r1)
         mov     r4, 30(r1)
         mov     #0, r8
+        mov     0(r13), r11
+        bic     r12, r11
+        add     r11, r5
+        mov     2(r13), r11
+        bic     r12, r11
+        addc    r11, r6
+        addc    #0, r7
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
@@ -1097,24 +1091,22 @@ mb_fe25519_sqr:
         sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
-        sub     #8, r11
+        mov     #RES0, r11
         add     @r11+, r5
         addc    @r11+, r6
         addc    @r11+, r7
         addc    @r11+, r8
         addc    &SUMEXT, r4
-        mov     0(r13), r11
-        bic     r12, r11
-        add     r11, r5
-        mov     2(r13), r11
-        bic     r12, r11
-        addc    r11, r6
-        addc    #0, r7
-        addc    #0, r8
-        addc    #0, r4
         mov     r5, 32(r1)
         mov     r6, 34(r1)
         mov     #0, r5
+        mov     4(r13), r11
+        bic     r12, r11
+        add     r11, r7
+        mov     6(r13), r11
+        bic     r12, r11
+        addc    r11, r8
+        addc    #0, r4
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
@@ -1130,10 +1122,12 @@ mb_fe25519_sqr:
         mov     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
-        mov     72(r1), &OP2L
-        mov     74(r1), &OP2H
+        mov     @r15+, r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
         sub     #8, r14
-        sub     #8, r15
+        sub     #12, r15
         mov     @r14+, r9
         mov     @r14+, r10
         mov     #RES0, r11
@@ -1142,18 +1136,16 @@ mb_fe25519_sqr:
         addc    @r11+, r4
         addc    @r11+, r5
         addc    &SUMEXT, r6
-        mov     4(r13), r11
-        bic     r12, r11
-        add     r11, r7
-        mov     6(r13), r11
-        bic     r12, r11
-        addc    r11, r8
-        addc    #0, r4
-        addc    #0, r5
-        addc    #0, r6
         mov     r7, 36(r1)
         mov     r8, 38(r1)
         mov     #0, r7
+        mov     8(r13), r11
+        bic     r12, r11
+        add     r11, r4
+        mov     10(r13), r11
+        bic     r12, r11
+        addc    r11, r5
+        addc    #0, r6
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
@@ -1181,18 +1173,16 @@ mb_fe25519_sqr:
         addc    @r11+, r6
         addc    @r11+, r7
         addc    &SUMEXT, r8
-        mov     8(r13), r11
-        bic     r12, r11
-        add     r11, r4
-        mov     10(r13), r11
-        bic     r12, r11
-        addc    r11, r5
-        addc    #0, r6
-        addc    #0, r7
-        addc    #0, r8
         mov     r4, 40(r1)
         mov     r5, 42(r1)
         mov     #0, r4
+        mov     12(r13), r11
+        bic     r12, r11
+        add     r11, r6
+        mov     14(r13), r11
+        bic     r12, r11
+        addc    r11, r7
+        addc    #0, r8
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
@@ -1201,10 +1191,12 @@ mb_fe25519_sqr:
         mov     @r14+, r10
         mov     r9, &MAC32L
         mov     r10, &MAC32H
-        mov     76(r1), &OP2L
-        mov     78(r1), &OP2H
+        mov     @r15+, r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
         sub     #4, r14
-        sub     #4, r15
+        sub     #8, r15
         mov     @r14+, r9
         mov     @r14+, r10
         mov     &SUMEXT, r5
@@ -1214,18 +1206,16 @@ mb_fe25519_sqr:
         addc    @r11+, r8
         addc    @r11+, r4
         addc    #0, r5
-        mov     12(r13), r11
-        bic     r12, r11
-        add     r11, r6
-        mov     14(r13), r11
-        bic     r12, r11
-        addc    r11, r7
-        addc    #0, r8
-        addc    #0, r4
-        addc    #0, r5
         mov     r6, 44(r1)
         mov     r7, 46(r1)
         mov     #0, r6
+        mov     16(r13), r11
+        bic     r12, r11
+        add     r11, r8
+        mov     18(r13), r11
+        bic     r12, r11
+        addc    r11, r4
+        addc    #0, r5
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
@@ -1246,23 +1236,23 @@ mb_fe25519_sqr:
         addc    @r11+, r5
         addc    @r11+, r6
         addc    #0, r7
-        mov     16(r13), r11
-        bic     r12, r11
-        add     r11, r8
-        mov     18(r13), r11
-        bic     r12, r11
-        addc    r11, r4
-        addc    #0, r5
-        addc    #0, r6
-        addc    #0, r7
         mov     r8, 48(r1)
         mov     r4, 50(r1)
         mov     #0, r4
         mov     #0, r8
+        mov     20(r13), r11
+        bic     r12, r11
+        add     r11, r5
+        mov     22(r13), r11
+        bic     r12, r11
+        addc    r11, r6
+        addc    #0, r7
         mov     r9, &MPY32L
         mov     r10, &MPY32H
-        mov     80(r1), &OP2L
-        mov     82(r1), &OP2H
+        mov     56(r1), r9
+        bic     #1, r9
+        mov     r9, &OP2L
+        mov     58(r1), &OP2H
         mov     @r14+, r9
         mov     @r14+, r10
         mov     #RES0, r11
@@ -1271,19 +1261,17 @@ mb_fe25519_sqr:
         addc    @r11+, r7
         addc    @r11+, r8
         addc    #0, r4
-        mov     20(r13), r11
-        bic     r12, r11
-        add     r11, r5
-        mov     22(r13), r11
-        bic     r12, r11
-        addc    r11, r6
-        addc    #0, r7
-        addc    #0, r8
-        addc    #0, r4
         mov     r5, 52(r1)
         mov     r6, 54(r1)
         mov     #0, r6
         mov     #0, r5
+        mov     24(r13), r11
+        bic     r12, r11
+        add     r11, r7
+        mov     26(r13), r11
+        bic     r12, r11
+        addc    r11, r8
+        addc    #0, r4
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         mov     r9, &OP2L
@@ -1293,15 +1281,6 @@ mb_fe25519_sqr:
         addc    @r11+, r8
         addc    @r11+, r4
         addc    @r11+, r5
-        addc    #0, r6
-        mov     24(r13), r11
-        bic     r12, r11
-        add     r11, r7
-        mov     26(r13), r11
-        bic     r12, r11
-        addc    r11, r8
-        addc    #0, r4
-        addc    #0, r5
         addc    #0, r6
         mov     #38, &MPY
         mov     r4, &OP2L
@@ -1325,7 +1304,7 @@ mb_fe25519_sqr:
         add     r11, r15
         mov     r9, r4
         mov     r10, r5
-        mov     112(r1), r12
+        mov     84(r1), r12
         mov     r1, r13
         mov     r1, r14
         add     #32, r14
@@ -1432,47 +1411,180 @@ mb_fe25519_sqr:
         addc    #0, r5
         mov     r4, 28(r12)
         mov     r5, 30(r12)
-        add     #114, r1
+        add     #86, r1
         .word   0x1764              /* popm.w #7, r10 */
         ret
         .size   mb_fe25519_sqr, .-mb_fe25519_sqr
 
-/* void mb_fe25519_mul121665_add(fe25519 *h, const fe25519 *f, const fe25519 *g): h = 121665 f + g (internal, x25519_scalarmult.S); model 445 cycles after the call (0 NOPs). Stack 8 bytes incl. return address. Clobbers r11-r15, multiplier. */
+/* void mb_fe25519_mul121665_add(fe25519 *h, const fe25519 *f, const fe25519 *g): h = 121665 f + g (internal, x25519_scalarmult.S); model 405 cycles after the call (0 NOPs). Stack 8 bytes incl. return address. Clobbers r11-r15, multiplier. */
         .section .text.mb_fe25519_mul121665_add,"ax",@progbits
         .global mb_fe25519_mul121665_add
         .type   mb_fe25519_mul121665_add,@function
 mb_fe25519_mul121665_add:
-        .word   0x151a              /* pushm.w #2, r10 */
-        mov     r13, r9
-        add     #32, r9
-        push    r9
-        mov     #0xdb41, &MPY32L
-        mov     #1, &MPY32H
-        mov     #0, r11
+        .word   0x153a              /* pushm.w #4, r10 */
+        mov     #0xdb41, &MPY
+        mov     #RESLO, r8
+        mov     #RESHI, r7
+        mov     @r13+, r9
+        mov     r9, &OP2
         mov     #0, r15
-1:
-        .word   0x4db2, OP2L          /* mov @r13+, &OP2L */
-        .word   0x4db2, OP2H          /* mov @r13+, &OP2H */
-        mov     @r14+, r9
-        mov     @r14+, r10
-        add     r11, r9
-        addc    r15, r10
+        mov     @r14+, r11
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 0(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
         mov     #0, r11
+        add     r9, r15
         addc    #0, r11
-        add     &RES0, r9
-        addc    &RES1, r10
-        mov     r9, 0(r12)
-        mov     r10, 2(r12)
-        addc    &RES2, r11
-        mov     &RES3, r15
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 2(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
         addc    #0, r15
-        add     #4, r12
-        cmp     @r1, r13
-        jne     1b
-        add     #2, r1
-        sub     #32, r12
-        mov     #0, r9
-        mov     #0, r10
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 4(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 6(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 8(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 10(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 12(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 14(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 16(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 18(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 20(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 22(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 24(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 26(r12)
+        mov     @r13+, r9
+        mov     r9, &OP2
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
+        add     @r14+, r11
+        addc    #0, r15
+        add     @r8, r11
+        addc    @r7, r15
+        mov     r11, 28(r12)
+        mov     @r13+, r10
+        mov     r10, &OP2
+        mov     #0, r11
+        add     r9, r15
+        addc    #0, r11
+        add     @r14+, r15
+        addc    #0, r11
+        add     @r8, r15
+        addc    @r7, r11
+        mov     r15, 30(r12)
+        mov     #0, r15
+        add     r10, r11
+        addc    #0, r15
         mov     30(r12), r14
         mov     r14, r13
         add     r13, r13
@@ -1507,7 +1619,7 @@ mb_fe25519_mul121665_add:
         addc    #0, 28(r12)
         addc    #0, r14
         mov     r14, 30(r12)
-        .word   0x1719              /* popm.w #2, r10 */
+        .word   0x1737              /* popm.w #4, r10 */
         ret
         .size   mb_fe25519_mul121665_add, .-mb_fe25519_mul121665_add
 

@@ -202,10 +202,9 @@ def product(e, mpy, square):
     # at 0(sp); above it g reversed (n digits), or for a square E' (digits 1..n-1;
     # MPY32 only) then E reversed (digits 1..n-1); then h.
     tbytes = (2 * n - 2) * db
-    # square: E'_j stored (MPY32: OP2L straight from memory) or, 16-bit, formed from E_j
-    # when used (in 15 products: 2 cycles more each, 5 fewer each in the build, and 30
-    # bytes less stack)
-    keep_ep = W == 32
+    # square: E'_j is formed from E_j when used (its one product f_(j-1) E'_j, the last
+    # of its column, where the walk of E stops at E_j: no cycle more than a stored E'),
+    # not stored in the build (7 cycles a digit and 28 bytes of stack with MPY32)
     if not square:
         grev = tbytes
         hoff = grev + n * db
@@ -215,12 +214,11 @@ def product(e, mpy, square):
                 e.raw(push_idx(d * db + 2 * w, 14), 4)
         e.ins("sub", f"#{tbytes}", "r1")
     else:
-        epb = tbytes                       # E'_j at epb + (j-1) db
-        grev = epb + ((n - 1) * db if keep_ep else 0)   # E_j at grev + (n-1-j) db
+        grev = tbytes                      # E_j at grev + (n-1-j) db
         hoff = grev + (n - 1) * db
         e.ins("sub", f"#{hoff}", "r1")
         # E = 2f by one rotate-through-carry chain over the digits (C carries b_(j-1)
-        # into E_j); E'_j = E_j with bit 0 cleared (BIC keeps the carry). r14 walks f.
+        # into E_j). r14 walks f.
         y = ["r9", "r10"][:dw]
         e.ins("mov", "r13", "r14")
         for j in range(n):
@@ -231,10 +229,6 @@ def product(e, mpy, square):
             if j > 0:
                 for w in range(dw):
                     e.ins("mov", y[w], f"{grev + (n - 1 - j) * db + 2 * w}(r1)")
-                if keep_ep:
-                    e.ins("bic", "#1", y[0])
-                    for w in range(dw):
-                        e.ins("mov", y[w], f"{epb + (j - 1) * db + 2 * w}(r1)")
         e.ins("mov", "#0", "r12")
         e.ins("addc", "#-1", "r12")       # r12 = b_(n-1) - 1 = ~mask of E_n (h is on the stack)
 
@@ -341,16 +335,21 @@ def product(e, mpy, square):
             for w in range(dw):
                 if src == "walk":
                     s2 = f"@{rB}+"
-                elif src == "epr" and keep_ep:
-                    s2 = f"{epb + (k - i - 1) * db + 2 * w}(r1)"
-                elif src == "epr":         # 16-bit: E'_j = E_j & ~1 in r11 (free here);
-                    if pos[rB] == g_addr(k - i):   # E_j is where rB's walk stopped
-                        e.ins("mov", f"@{rB}+", "r11")
-                        pos[rB] += db
+                elif src == "epr":
+                    # E'_j = E_j with bit 0 cleared, its low word in a free register
+                    # (16-bit: r11; MPY32: x[0], written to OP1 already); E_j read
+                    # through rB where its walk stopped there (the column's last product)
+                    if w == 0:
+                        ep_walk = pos[rB] == g_addr(k - i)
+                        if ep_walk:
+                            pos[rB] += db
+                    ep = f"@{rB}+" if ep_walk else f"{g_addr(k - i) + 2 * w}(r1)"
+                    if w == 0:
+                        s2 = "r11" if W == 16 else x[0]
+                        e.ins("mov", ep, s2)
+                        e.ins("bic", "#1", s2)
                     else:
-                        e.ins("mov", f"{g_addr(k - i)}(r1)", "r11")
-                    e.ins("bic", "#1", "r11")
-                    s2 = "r11"
+                        s2 = ep
                 elif i in cache:
                     s2 = cache[i]
                 else:
@@ -386,9 +385,6 @@ def product(e, mpy, square):
             else:
                 e.ins("addc", "#0", a[len(resr)])
         r11_res = True
-        if square and k >= n:
-            masked_add(e, k - n, 0, a, dw, cache.get(k - n) or f_word(k - n, 0))
-            r11_res = rp != "r11"
         if k < 2 * n - 2:
             for w in range(dw):
                 e.ins("mov", a[w], f"{k * db + 2 * w}(r1)")
@@ -396,6 +392,12 @@ def product(e, mpy, square):
             for w in range(dw):
                 if w > 0 or len(plan(k + 1)) == 1:
                     e.ins("mov", "#0", a[-1 - w])
+            if square and k + 1 >= n:
+                # column k+1's E_n f_i term (i = k+1-n), added before its products: the
+                # window is then the low words and the small carry word a[dw] only
+                i = k + 1 - n
+                masked_add(e, i, a[:dw + 1], dw, cache.get(i) or f_word(i, 0))
+                r11_res = rp != "r11"
     # a[0:dw] = digit 2n-2, a[dw:2dw] = digit 2n-1 (the top), in registers.
     reduce(e, mpy, W, n, dw, db, a, hoff)
     e.ins("add", f"#{hoff + 2}", "r1")
@@ -425,15 +427,16 @@ def next_word(op):
     return f"{int(off) + 2}({reg})"
 
 
-def masked_add(e, i, at, a, dw, fi):
-    """window a[at:] += f_i & mask (r12 = ~mask; BIC keeps the carry flag, AND would not),
-    r11 scratch: the E_n f_i term of a square. fi: f_i's low word (a register or a memory
-    operand; the high word, dw = 2, 2 bytes above)."""
+def masked_add(e, i, a, dw, fi):
+    """a += f_i & mask (r12 = ~mask; BIC keeps the carry flag, AND would not), r11
+    scratch: the E_n f_i term of a square. a: the window's registers from the term's
+    weight up to the one the carry cannot leave. fi: f_i's low word (a register or a
+    memory operand; the high word, dw = 2, 2 bytes above)."""
     for w in range(dw):
         e.ins("mov", fi if w == 0 else next_word(fi), "r11")
         e.ins("bic", "r12", "r11")
-        e.ins("add" if w == 0 else "addc", "r11", a[at + w])
-    for r in a[at + dw:]:
+        e.ins("add" if w == 0 else "addc", "r11", a[w])
+    for r in a[dw:]:
         e.ins("addc", "#0", r)
 
 
@@ -883,89 +886,41 @@ def fold_out256(e):
 
 def kernel_121665_add(mpy):
     """h = 121665 f + g (the ladder's z2 = E (AA + 121665 E) with h = g = AA: no
-    temporary for 121666 E). 121665 f + g < 2^274. MPY32: OP1 = 121665 written once, per
-    32-bit digit K: u = 121665 F_K + G_K + c (< 2^50), c = u >> 32. 16-bit multiplier:
-    121665 = 2^16 + 0xDB41, per word u = 0xDB41 f_i + f_(i-1) + g_i + c < 2^32 (so
-    c < 2^16). Then fold_out256. h may alias f or g (digit K of both is read before
-    digit K of h is written). MPY32: a loop over the digits (the unrolled version was
-    506 bytes; the loop costs 4 cycles a pass), saving r9, r10 and the end pointer on
-    the stack. 16-bit: unrolled (below), saving r7-r10."""
+    temporary for 121666 E). 121665 f + g < 2^274. 121665 = 2^16 + 0xDB41, per 16-bit
+    word u = 0xDB41 f_i + f_(i-1) + g_i + c < 2^32 (so c < 2^16), then fold_out256.
+    h may alias f or g (word i of both is read before word i of h is written).
+    Both multipliers run these 16x16 products (MPY32 has the 16-bit registers): 405
+    cycles, where MPY32's loop over eight 32x32 digits took 445 (a pass of the loop
+    cost 4 cycles, and each digit's 64-bit result three carry adds). Unrolled, saving
+    r7-r10 (the loop was 28 cycles a word)."""
     e = Em(mpy)
-
-    def loop(n, body):
-        """body once (the cycle model places its multiplier accesses; each pass reads
-        the last result register, so the next pass's writes find the operation done),
-        then cmp with the end pointer on the stack, jne: n passes."""
-        e.raw("1:")
-        t0 = e.t
-        body()
-        e.raw("        cmp     @r1, r13", 2)       # f walker at its end?
-        e.raw("        jne     1b", 2)
-        e.t += (e.t - t0) * (n - 1)
-
-    if mpy == 32:
-        e.raw(pushm(2, 10), 4)
-        e.ins("mov", "r13", "r9")
-        e.ins("add", "#32", "r9")
-        e.raw("        push    r9", 3)             # end of f
-        e.ins("mov", "#0xdb41", "&MPY32L")
-        e.ins("mov", "#1", "&MPY32H")
-        e.ins("mov", "#0", "r11")
-        e.ins("mov", "#0", "r15")
-
-        def body():
-            e.ins("mov", "@r13+", "&OP2L")
-            e.ins("mov", "@r13+", "&OP2H")
-            e.ins("mov", "@r14+", "r9")
-            e.ins("mov", "@r14+", "r10")
-            e.ins("add", "r11", "r9")
-            e.ins("addc", "r15", "r10")
-            e.ins("mov", "#0", "r11")
-            e.ins("addc", "#0", "r11")             # r11:r10:r9 = G_K + c
-            e.ins("add", "&RES0", "r9")
-            e.ins("addc", "&RES1", "r10")
-            e.ins("mov", "r9", "0(r12)")
-            e.ins("mov", "r10", "2(r12)")          # flags kept
-            e.ins("addc", "&RES2", "r11")
-            e.ins("mov", "&RES3", "r15")           # flags kept
-            e.ins("addc", "#0", "r15")             # c = r15:r11 < 2^17 + 2
-            e.ins("add", "#4", "r12")
-        loop(8, body)
-        e.ins("add", "#2", "r1")
-        e.ins("sub", "#32", "r12")
-        e.ins("mov", "#0", "r9")
-        e.ins("mov", "#0", "r10")
-        fold_out256(e)
-        e.raw(popm(2, 9), 4)
-    else:
-        # 16-bit multiplier: unrolled (the loop was 28 cycles a word): f_i is loaded into
-        # a register and written to OP2 from it, so it is still there as the next word's
-        # f_(i-1); RESLO and RESHI are read through r8 and r7.
-        e.raw(pushm(4, 10), 6)                  # r7-r10
-        e.ins("mov", "#0xdb41", "&MPY")
-        e.ins("mov", "#RESLO", "r8")
-        e.ins("mov", "#RESHI", "r7")
-        lo, hi, fr = "r11", "r15", ("r9", "r10")
-        for i in range(16):
-            e.ins("mov", "@r13+", fr[i % 2])
-            e.ins("mov", fr[i % 2], "&OP2")
-            e.ins("mov", "#0", hi)
-            if i == 0:
-                e.ins("mov", "@r14+", lo)
-            else:
-                e.ins("add", fr[(i + 1) % 2], lo)    # c + f_(i-1) < 2^17
-                e.ins("addc", "#0", hi)
-                e.ins("add", "@r14+", lo)
-                e.ins("addc", "#0", hi)
-            e.ins("add", "@r8", lo, rd="RESLO")
-            e.ins("addc", "@r7", hi, rd="RESHI")
-            e.ins("mov", lo, f"{2 * i}(r12)")
-            lo, hi = hi, lo                          # c = the high word (< 2^16)
-        e.ins("mov", "#0", "r15")
-        e.ins("add", fr[1], "r11")                   # out of bit 256: c + f_15 < 2^17
-        e.ins("addc", "#0", "r15")
-        fold_out256(e)
-        e.raw(popm(4, 7), 6)
+    # unrolled: f_i is loaded into a register and written to OP2 from it, so it is
+    # still there as the next word's f_(i-1); RESLO and RESHI are read through r8, r7
+    e.raw(pushm(4, 10), 6)                  # r7-r10
+    e.ins("mov", "#0xdb41", "&MPY")
+    e.ins("mov", "#RESLO", "r8")
+    e.ins("mov", "#RESHI", "r7")
+    lo, hi, fr = "r11", "r15", ("r9", "r10")
+    for i in range(16):
+        e.ins("mov", "@r13+", fr[i % 2])
+        e.ins("mov", fr[i % 2], "&OP2")
+        e.ins("mov", "#0", hi)
+        if i == 0:
+            e.ins("mov", "@r14+", lo)
+        else:
+            e.ins("add", fr[(i + 1) % 2], lo)    # c + f_(i-1) < 2^17
+            e.ins("addc", "#0", hi)
+            e.ins("add", "@r14+", lo)
+            e.ins("addc", "#0", hi)
+        e.ins("add", "@r8", lo, rd="RESLO")
+        e.ins("addc", "@r7", hi, rd="RESHI")
+        e.ins("mov", lo, f"{2 * i}(r12)")
+        lo, hi = hi, lo                          # c = the high word (< 2^16)
+    e.ins("mov", "#0", "r15")
+    e.ins("add", fr[1], "r11")                   # out of bit 256: c + f_15 < 2^17
+    e.ins("addc", "#0", "r15")
+    fold_out256(e)
+    e.raw(popm(4, 7), 6)
     e.raw("        ret", 4)
     return e
 
