@@ -17,48 +17,49 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1943 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1928 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
 mb_fe25519_mul:
         .word   0x156a              /* pushm.w #7, r10 */
         push    r12
-        .word   0x121e, 2             /* push 2(r14) */
-        .word   0x121e, 0             /* push 0(r14) */
-        .word   0x121e, 6             /* push 6(r14) */
-        .word   0x121e, 4             /* push 4(r14) */
-        .word   0x121e, 10             /* push 10(r14) */
-        .word   0x121e, 8             /* push 8(r14) */
-        .word   0x121e, 14             /* push 14(r14) */
-        .word   0x121e, 12             /* push 12(r14) */
-        .word   0x121e, 18             /* push 18(r14) */
-        .word   0x121e, 16             /* push 16(r14) */
-        .word   0x121e, 22             /* push 22(r14) */
-        .word   0x121e, 20             /* push 20(r14) */
-        .word   0x121e, 26             /* push 26(r14) */
-        .word   0x121e, 24             /* push 24(r14) */
-        .word   0x121e, 30             /* push 30(r14) */
-        .word   0x121e, 28             /* push 28(r14) */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
+        .word   0x123d                /* push @r13+ */
         sub     #56, r1
+        mov     r14, r13
         mov     #0, r4
         mov     #0, r5
         mov     #0, r6
         mov     #0, r7
         mov     #0, r8
-        mov     r13, r14
-        mov     r1, r15
-        add     #84, r15
-        mov     @r14+, r9
+        mov     r1, r14
+        add     #84, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MPY32L
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #4, r14
-        sub     #8, r15
-        mov     @r14+, r9
+        sub     #8, r14
+        sub     #4, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     #RES0, r11
         add     @r11+, r4
         addc    @r11+, r5
@@ -72,16 +73,16 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #8, r14
-        sub     #12, r15
-        mov     @r14+, r9
+        sub     #12, r14
+        sub     #8, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r5
         sub     #8, r11
         add     @r11+, r6
@@ -96,23 +97,23 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     r13, r14
-        sub     #16, r15
-        mov     @r14+, r9
+        sub     #16, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
@@ -126,30 +127,30 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     r13, r14
-        sub     #20, r15
-        mov     @r14+, r9
+        sub     #20, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r5
         addc    @r11+, r6
@@ -163,37 +164,37 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     r13, r14
-        sub     #24, r15
-        mov     @r14+, r9
+        sub     #24, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r7
         addc    @r11+, r8
@@ -207,44 +208,44 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     r13, r14
-        sub     #28, r15
-        mov     @r14+, r9
+        sub     #28, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r4
         addc    @r11+, r5
@@ -258,51 +259,51 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     r13, r14
-        sub     #32, r15
-        mov     @r14+, r9
+        sub     #32, r14
+        mov     r13, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r6
         addc    @r11+, r7
@@ -316,58 +317,58 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #28, r14
-        sub     #32, r15
-        mov     @r14+, r9
+        sub     #32, r14
+        sub     #28, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
@@ -381,51 +382,51 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r4
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #24, r14
-        sub     #28, r15
-        mov     @r14+, r9
+        sub     #28, r14
+        sub     #24, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r5
         addc    @r11+, r6
@@ -439,44 +440,44 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r6
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #20, r14
-        sub     #24, r15
-        mov     @r14+, r9
+        sub     #24, r14
+        sub     #20, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r7
         addc    @r11+, r8
@@ -490,37 +491,37 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r8
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #16, r14
-        sub     #20, r15
-        mov     @r14+, r9
+        sub     #20, r14
+        sub     #16, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r4
         addc    @r11+, r5
@@ -534,30 +535,30 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         add     &SUMEXT, r5
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #12, r14
-        sub     #16, r15
-        mov     @r14+, r9
+        sub     #16, r14
+        sub     #12, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r6
         addc    @r11+, r7
@@ -571,23 +572,23 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r7
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #8, r14
-        sub     #12, r15
-        mov     @r14+, r9
+        sub     #12, r14
+        sub     #8, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         sub     #8, r11
         add     @r11+, r8
         addc    @r11+, r4
@@ -601,16 +602,16 @@ mb_fe25519_mul:
         mov     r10, &MPY32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        mov     @r14+, r9
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     r9, &MAC32L
         mov     r10, &MAC32H
         .word   0x4fb2, OP2L          /* mov @r15+, &OP2L */
         .word   0x4fb2, OP2H          /* mov @r15+, &OP2H */
-        sub     #4, r14
-        sub     #8, r15
-        mov     @r14+, r9
+        sub     #8, r14
+        sub     #4, r15
         mov     @r14+, r10
+        mov     @r14+, r9
         mov     &SUMEXT, r4
         sub     #8, r11
         add     @r11+, r5

@@ -179,9 +179,15 @@ def push_idx(off, r):
     return f"        .word   0x{0x1210 | r:04x}, {off}             /* push {off}(r{r}) */"
 
 
+def push_post(r):
+    """PUSH @Rn+ (LLVM's assembler rejects it too): 3 cycles (Table 4-9)."""
+    return f"        .word   0x{0x1230 | r:04x}                /* push @r{r}+ */"
+
+
 # ---------------------------------------------------------------------------------
 # Products. Registers: r13 = f, after the copy of g: rA = r14 (f walker), rB = r15 (g
-# walker), window a0..a4, x0/x1 = OP1 digit (next), r11 = scratch.
+# walker), window a0..a4, x0/x1 = OP1 digit (next), r11 = scratch. (The MPY32 product
+# copies f instead: rA walks the copy, r13 = g, rB walks g.)
 def product(e, mpy, square):
     """Emit the body of h = f*g (r12 = h, r13 = f, r14 = g) or h = f^2 after the
     prologue; the 512-bit product is left in t (stack) except the top, then reduced.
@@ -205,7 +211,20 @@ def product(e, mpy, square):
     # square: E'_j is formed from E_j when used (its one product f_(j-1) E'_j, the last
     # of its column, where the walk of E stops at E_j: no cycle more than a stored E'),
     # not stored in the build (7 cycles a digit and 28 bytes of stack with MPY32)
-    if not square:
+    # MPY32 product: f is copied instead, by PUSH @r13+ (3 cycles a word; a digit-
+    # reversed g needs PUSH x(r14), 4, to keep each digit's low word below its high
+    # word, which OP2L-before-OP2H needs): the copy holds f_7 .. f_0 upward, each digit's
+    # high word below its low word, which only changes the order of the OP1 loads. Then
+    # OP1 walks the copy (i descending) and OP2 walks g in place (j ascending), r13 = g.
+    rev_f = W == 32 and not square
+    if rev_f:
+        grev = tbytes            # the copy of f
+        hoff = grev + n * db
+        for _ in range(n * dw):
+            e.raw(push_post(13), 3)
+        e.ins("sub", f"#{tbytes}", "r1")
+        e.ins("mov", "r14", "r13")
+    elif not square:
         grev = tbytes
         hoff = grev + n * db
         # copy g digit-reversed: digit 0 first (ends highest), each digit's high word first
@@ -238,7 +257,7 @@ def product(e, mpy, square):
     def plan(k):                # column k: [(i, OP2 source)]
         i0 = max(0, k - (n - 1))
         if not square:
-            return [(i, "walk") for i in range(i0, min(k, n - 1) + 1)]
+            return [(i, "walk") for i in range(i0, min(k, n - 1) + 1)][::-1 if rev_f else 1]
         out = []
         for i in range(i0, k // 2 + 1):
             j = k - i
@@ -267,13 +286,16 @@ def product(e, mpy, square):
         i0 = pl[0][0]
         iw = [i for i, _ in pl if i not in cache]    # the OP1 digits rA walks
         if iw:
-            point(rA, f_base, db * iw[0])
+            point(rA, *((("r1", g_addr(iw[0]))) if rev_f else (f_base, db * iw[0])))
         if pl[0][1] == "walk":
-            point(rB, "r1", g_addr(k - i0))
+            point(rB, *(("r13", db * (k - i0)) if rev_f else ("r1", g_addr(k - i0))))
         if not direct:
-            for w in range(dw):
-                e.ins("mov", f"@{rA}+", x[w])
-            pos[rA] += db
+            load_op1()
+
+    def load_op1():             # the next OP1 digit into x (the copy of f: high word first)
+        for w in (reversed(range(dw)) if rev_f else range(dw)):
+            e.ins("mov", f"@{rA}+", x[w])
+        pos[rA] += db
 
     mpyr = ("MPY32L", "MPY32H") if W == 32 else ("MPY",)
     macr = ("MAC32L", "MAC32H") if W == 32 else ("MAC",)
@@ -357,9 +379,7 @@ def product(e, mpy, square):
                 e.ins("mov", s2, "&" + op2r[w])
             if p + 1 < len(pl):
                 if not direct:
-                    for w in range(dw):
-                        e.ins("mov", f"@{rA}+", x[w])
-                    pos[rA] += db
+                    load_op1()
             elif k + 1 < 2 * n - 1:
                 setup(k + 1)
             if p > 0:            # the column's first carry count replaces a[-1] (not cleared)
