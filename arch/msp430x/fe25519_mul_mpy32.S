@@ -17,29 +17,31 @@
 #include "board.h"
 
 
-/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1928 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
+/* void mb_fe25519_mul(fe25519 *h, const fe25519 *f, const fe25519 *g): model 1932 cycles after the call (0 NOPs for the multiplier), stack 106 bytes incl. return address. */
         .section .text.mb_fe25519_mul,"ax",@progbits
         .global mb_fe25519_mul
         .type   mb_fe25519_mul,@function
 mb_fe25519_mul:
         .word   0x156a              /* pushm.w #7, r10 */
         push    r12
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
-        .word   0x123d                /* push @r13+ */
+        mov     @r13+, r11
+        mov     @r13+, r10
+        mov     @r13+, r9
+        mov     @r13+, r8
+        mov     @r13+, r7
+        mov     @r13+, r6
+        mov     @r13+, r5
+        mov     @r13+, r4
+        .word   0x157b              /* pushm.w #8, r11 */
+        mov     @r13+, r11
+        mov     @r13+, r10
+        mov     @r13+, r9
+        mov     @r13+, r8
+        mov     @r13+, r7
+        mov     @r13+, r6
+        mov     @r13+, r5
+        mov     @r13+, r4
+        .word   0x157b              /* pushm.w #8, r11 */
         sub     #56, r1
         mov     r14, r13
         mov     #0, r4

@@ -179,11 +179,6 @@ def push_idx(off, r):
     return f"        .word   0x{0x1210 | r:04x}, {off}             /* push {off}(r{r}) */"
 
 
-def push_post(r):
-    """PUSH @Rn+ (LLVM's assembler rejects it too): 3 cycles (Table 4-9)."""
-    return f"        .word   0x{0x1230 | r:04x}                /* push @r{r}+ */"
-
-
 # ---------------------------------------------------------------------------------
 # Products. Registers: r13 = f, after the copy of g: rA = r14 (f walker), rB = r15 (g
 # walker), window a0..a4, x0/x1 = OP1 digit (next), r11 = scratch. (The MPY32 product
@@ -211,17 +206,21 @@ def product(e, mpy, square):
     # square: E'_j is formed from E_j when used (its one product f_(j-1) E'_j, the last
     # of its column, where the walk of E stops at E_j: no cycle more than a stored E'),
     # not stored in the build (7 cycles a digit and 28 bytes of stack with MPY32)
-    # MPY32 product: f is copied instead, by PUSH @r13+ (3 cycles a word; a digit-
-    # reversed g needs PUSH x(r14), 4, to keep each digit's low word below its high
-    # word, which OP2L-before-OP2H needs): the copy holds f_7 .. f_0 upward, each digit's
-    # high word below its low word, which only changes the order of the OP1 loads. Then
-    # OP1 walks the copy (i descending) and OP2 walks g in place (j ascending), r13 = g.
+    # MPY32 product: f is copied instead, 8 words at a time loaded into r11..r4 and
+    # pushed by one PUSHM (3.25 cycles a word; a digit-reversed g needs PUSH x(r14), 4,
+    # to keep each digit's low word below its high word, which OP2L-before-OP2H needs):
+    # the copy holds f_7 .. f_0 upward, each digit's high word below its low word, which
+    # only changes the order of the OP1 loads. Then OP1 walks the copy (i descending)
+    # and OP2 walks g in place (j ascending), r13 = g. (PUSH @r13+, 3 cycles, would be
+    # cheaper, but LLVM 14's llvm-objdump crashes on PUSH @Rn and @Rn+.)
     rev_f = W == 32 and not square
     if rev_f:
         grev = tbytes            # the copy of f
         hoff = grev + n * db
-        for _ in range(n * dw):
-            e.raw(push_post(13), 3)
+        for _ in range(2):
+            for r in range(11, 3, -1):
+                e.ins("mov", "@r13+", f"r{r}")
+            e.raw(pushm(8, 11), 10)
         e.ins("sub", f"#{tbytes}", "r1")
         e.ins("mov", "r14", "r13")
     elif not square:
