@@ -159,7 +159,9 @@ class Campaign:
                 self.ranges.append((name, lo, lo + size))
         if functions is not None and not self.ranges and functions:
             raise ValueError(f"none of {functions} in {elf_src}")
-        self.base = [self.sim, "--mpy", str(mpy), "--fault-window", f"{self.begin:#x}:{self.end:#x}"]
+        # --protect-code: the image's code refuses writes, as with the MPU (docs/FAULTS.md)
+        self.base = [self.sim, "--mpy", str(mpy), "--protect-code",
+                     "--fault-window", f"{self.begin:#x}:{self.end:#x}"]
         for _, lo, hi in self.ranges:
             self.base += ["--fault-range", f"{lo:#x}:{hi:#x}"]
         self.insns = None

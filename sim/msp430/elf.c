@@ -194,6 +194,7 @@ int elf_load(const char *path, elf_info_t *info)
     if (rc) return rc;
     info->entry = le32(e.b + 24);
     info->stack_floor = 0;
+    info->n_code = 0;
     uint32_t loaded = 0, ram_end = 0;
     for (uint32_t i = 1; i < e.shnum && !rc; i++) {
         const uint8_t *s = sh(&e, i);
@@ -212,6 +213,13 @@ int elf_load(const char *path, elf_info_t *info)
         }
         if ((flags & SHF_WRITE) && page_kind[addr >> 8] == PG_RAM && addr + size > ram_end) ram_end = addr + size;
         if (type == SHT_NOBITS) continue;
+        if (flags & SHF_EXECINSTR) { // counted past 32 too: --protect-code refuses those
+            if (info->n_code < 32) {
+                info->code_lo[info->n_code] = addr;
+                info->code_hi[info->n_code] = addr + size;
+            }
+            info->n_code++;
+        }
         memcpy(mem + lma, e.b + off, size);
         loaded++;
     }

@@ -26,7 +26,7 @@
 
 static const char USAGE[] =
     "usage: msp430sim [--mpy 32|16] [--cycles] [--stack] [--trace FILE] [--trace-hash]\n"
-    "                 [--max-cycles N] [--stats] [--profile [FILE]]\n"
+    "                 [--max-cycles N] [--stats] [--profile [FILE]] [--protect-code]\n"
     "                 [--fault-window B:E] [--fault-range LO:HI]... [--fault-count]\n"
     "                 [--fault-list FILE] [--fault-skip N | --fault-flip N:REG:BIT |\n"
     "                  --fault-load N:BIT | --fault-batch IN OUT] [--power-cut N]\n"
@@ -45,6 +45,8 @@ static void help(void)
 {
     printf("%s\nRuns an MSP430FR5969 firmware image (docs/MSP430_TIMING.md); console on stdout.\n"
            "  --max-cycles N  cycle budget, default %llu; 0 = none\n"
+           "  --protect-code  a write into the image's executable sections stops the run\n"
+           "                  (213), as on a part whose MPU denies the code segment writes\n"
            "Fault injection (docs/FAULTS.md); addresses and counts decimal or 0x hex:\n"
            "  --fault-window B:E    count from the first instruction at B up to (excluding)\n"
            "                        the first at E (default: the whole run)\n"
@@ -93,7 +95,8 @@ static void help(void)
            "  204 stack overflow: SP below               209 the program hangs (jump to itself\n"
            "      SIM_STACK_LIMIT or the image's data        with GIE = 0, CPUOFF)\n"
            "  205 multiplier misuse                      210 a section outside RAM/FRAM\n"
-           "  211 power cut (--power-cut N; nvm.h)      212 converged (--fault-snap-in)\n",
+           "  211 power cut (--power-cut N; nvm.h)      212 converged (--fault-snap-in)\n"
+           "  213 write into the code (--protect-code)\n",
            USAGE, (unsigned long long)SIM_DEFAULT_MAX_CYCLES, INJ_MAX_RANGES, LEAK_DEFAULT_SAMPLES);
     exit(0);
 }
@@ -198,7 +201,7 @@ int main(int argc, char **argv)
     const char *batch_in = NULL, *batch_out = NULL, *snap_out = NULL, *snap_in = NULL;
     uint64_t snap_k = 0;
     uint64_t batch_ref = 0;
-    int trace_hash = 0, profile = 0, profile_took_elf = 0;
+    int trace_hash = 0, profile = 0, profile_took_elf = 0, protect_code = 0;
     M.max_cycles = SIM_DEFAULT_MAX_CYCLES;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -211,6 +214,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--cycles")) M.want_cycles = 1;
         else if (!strcmp(a, "--stack")) M.want_stack = 1;
         else if (!strcmp(a, "--stats")) M.want_stats = 1;
+        else if (!strcmp(a, "--protect-code")) protect_code = 1;
         else if (!strcmp(a, "--trace-hash")) trace_hash = 1;
         else if (!strcmp(a, "--trace") && i + 1 < argc) trace_path = argv[++i];
         else if (!strcmp(a, "--profile")) {
@@ -314,6 +318,14 @@ int main(int argc, char **argv)
     cpu_init();
     int rc = elf_load(elf, &info);
     if (rc) return rc;
+    if (protect_code) {
+        if (info.n_code > 32) {
+            fprintf(stderr, "msp430sim: %s: %u executable sections, --protect-code takes at most 32\n", elf,
+                    info.n_code);
+            return ST_USAGE;
+        }
+        for (unsigned k = 0; k < info.n_code; k++) code_protect(info.code_lo[k], info.code_hi[k]);
+    }
     boot();
     if ((rc = nvm_start()) != 0) return rc;
     M.trace_hash = 0xcbf29ce484222325ull;

@@ -17,6 +17,28 @@ const uint8_t *periph_state(size_t *n)
     return periph_regs;
 }
 
+uint8_t code_page[MEM_SIZE >> 8];
+
+#define MAX_CODE_RANGES 32
+static uint32_t code_lo[MAX_CODE_RANGES], code_hi[MAX_CODE_RANGES];
+static unsigned n_code;
+
+void code_protect(uint32_t lo, uint32_t hi)
+{
+    if (hi <= lo) return;
+    if (n_code == MAX_CODE_RANGES) sim_fault(ST_LOAD, "more than %d executable sections to protect", MAX_CODE_RANGES);
+    code_lo[n_code] = lo;
+    code_hi[n_code++] = hi;
+    for (uint32_t p = lo >> 8; p <= ((hi - 1) >> 8); p++) code_page[p] = 1;
+}
+
+void code_write_check(uint32_t a, uint32_t n)
+{
+    for (unsigned i = 0; i < n_code; i++)
+        if (a < code_hi[i] && a + n > code_lo[i])
+            sim_fault(ST_CODEWRITE, "write to 0x%05x in the image's code (--protect-code)", a);
+}
+
 static void map(uint32_t lo, uint32_t hi, int kind)
 {
     for (uint32_t p = lo >> 8; p < (hi >> 8); p++) page_kind[p] = (uint8_t)kind;

@@ -22,6 +22,17 @@
 #define SIM_STACK_LIMIT 0x0FF8u
 
 void mem_init(void);
+
+// --protect-code: a write into the image's executable sections stops the run
+// (ST_CODEWRITE), as on a part whose MPU gives the code segment no write access
+// (SLAU367P 9.3, MPUSEGxWE = 0): there the write is not executed and an NMI, or with
+// MPUSEGxVS = 1 a PUC, follows (9.4.2), so a stray write (after a fault, say) cannot
+// change the code. Exact section bounds; a device's borders are 1 KB steps.
+// code_page[p] is 1 for the 256-byte pages holding protected bytes (checked inline on
+// every write; code_write_check then looks at the byte ranges).
+extern uint8_t code_page[MEM_SIZE >> 8];
+void code_protect(uint32_t lo, uint32_t hi);          // protect [lo, hi)
+void code_write_check(uint32_t a, uint32_t n);        // a write of n bytes at a
 const uint8_t *periph_state(size_t *n); // the plain peripheral registers (snap.c)
 uint16_t slow_read16(uint32_t a);
 uint8_t slow_read8(uint32_t a);
@@ -58,6 +69,7 @@ static inline void wr16(uint32_t a, uint16_t v)
     if (a & 1u) sim_fault(ST_UNALIGNED, "unaligned word write at 0x%05x", a);
     if (M.trace) trace_event(TR_WR, a);
     if (leak_on) leak_write(v);
+    if (code_page[a >> 8]) code_write_check(a, 2);
     int k = page_kind[a >> 8];
     if (k == PG_RAM || k == PG_FRAM) {
         mem[a] = (uint8_t)v;
@@ -73,6 +85,7 @@ static inline void wr8(uint32_t a, uint8_t v)
     a &= ADDR_MASK;
     if (M.trace) trace_event(TR_WR, a);
     if (leak_on) leak_write(v);
+    if (code_page[a >> 8]) code_write_check(a, 1);
     int k = page_kind[a >> 8];
     if (k == PG_RAM || k == PG_FRAM) {
         mem[a] = v;

@@ -29,6 +29,7 @@ enum {
     ST_MAP = 210,       // a section of the image lies outside RAM/FRAM
     ST_POWERCUT = 211,  // --power-cut: the power was cut (nvm.h)
     ST_CONVERGED = 212, // a faulted run's state equals the unfaulted run's (snap.h)
+    ST_CODEWRITE = 213, // --protect-code: a write into the image's code (mem.h)
 };
 
 // The default cycle budget: 4.3x the longest run of the repository's firmware (the

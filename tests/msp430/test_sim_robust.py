@@ -280,6 +280,19 @@ def test_stack_overflow_into_data(tmp_path, symbol):
     one_error(st, err, 204, "stack overflow", f"0x{floor:04x}")
 
 
+@pytest.mark.parametrize("store", ["mov #0x431c, &code", "mov.b #0x1c, &code"])
+def test_protect_code(tmp_path, store):
+    """--protect-code: a word or byte write into the executable section stops the run
+    with 213, naming the address; a write into data does not; without the option the
+    same write runs on and changes the code (`mov #0, r12` becomes `mov #1, r12`)."""
+    elf = prog(tmp_path, f"  mov #1, &data\n  {store}\ncode:\n  mov #0, r12\n"
+                         f"  mov r12, &{SIM_EXIT}", data='  .section .data,"aw"\ndata: .word 0')
+    st, _, err = simrun("--protect-code", elf)
+    one_error(st, err, 213, f"write to 0x{nm(elf, 'code'):05x}", "code", "--protect-code")
+    st, _, err = simrun(elf)
+    assert st == 1, err
+
+
 def test_python_runner_reports_status(good, tmp_path):
     """motebox_tools.sim.msp430.run: the status and the one-line error."""
     path = patched(good, tmp_path, [(46, "<H", 0)])

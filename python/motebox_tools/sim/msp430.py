@@ -7,7 +7,7 @@
 
 `main(argv)` runs the simulator binary with the options passed through unchanged (new
 simulator options need no change here) and returns its exit status: the program's own
-(written to SIM_EXIT), or 201..210 for a simulator error (`ERRORS`; `msp430sim --help`).
+(written to SIM_EXIT), or 201..213 for a simulator error (`ERRORS`; `msp430sim --help`).
 Every run has a cycle budget (`DEFAULT_MAX_CYCLES` unless --max-cycles says otherwise;
 0 = none): a program that never exits ends with status 206.
 
@@ -40,6 +40,8 @@ ERRORS = {
     209: "program hangs",
     210: "ELF section outside RAM/FRAM",
     211: "power cut (--power-cut N, sim/msp430/nvm.h)",
+    212: "converged with the unfaulted run (--fault-snap-in)",
+    213: "write into the image's code (--protect-code)",
 }
 DEFAULT_MAX_CYCLES = 20_000_000_000   # SIM_DEFAULT_MAX_CYCLES of sim/msp430/sim.h
 
