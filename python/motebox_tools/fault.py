@@ -502,7 +502,9 @@ def bench(argv=None):
                             "and the 16 low bits (one simulator process per batch of faults, "
                             "forked at each fault's instruction); flips of PC and of the "
                             "loaded return address on the open's final return into the "
-                            "caller are not run (column excluded)",
+                            "caller are not run (column excluded); the MSP430 runs with "
+                            "msp430sim --protect-code (a write into the image's code is a "
+                            "crash, as on a part whose MPU protects the code segment)",
               "rows": rows, "cost": cost}
     # keep the other chips' rows (fault_m4.py, bench-faults-m4 writes the cortex-m4 ones)
     # and the MSP430's P-256, X25519 and stream-final ones (fault_p256.py,
