@@ -17,8 +17,8 @@ Method:
     carry-out SUMEXT is added to a CPU register), then is added into a CPU window
     (a0..a4) holding the carry of the columns before; two words leave per column. The
     multiplier works while the CPU loads the next OP1 digit (the guide's 11-cycle 32x32
-    latency is filled with those loads). g is copied digit-reversed onto the stack so both
-    operands stream with @Rn+.
+    latency is filled with those loads). f is copied digit-reversed onto the stack
+    (PUSHM) so that both operands stream with @Rn+ (OP1 over the copy, OP2 over g).
   * MPY16 product: one-level Karatsuba over 8-word halves (karatsuba16): three 8x8
     products scanned by columns with one operand's 8 words in registers (9 cycles a
     MAC), all three by one subroutine (mul8x8: its code once, not three times);
@@ -200,12 +200,13 @@ def product(e, mpy, square):
     rA, rB = "r14", "r15"
     direct = W == 16             # OP1 straight from @rA+ (no load latency to hide)
     # Stack after the prologue: t (2n digits minus the two top ones, kept in registers)
-    # at 0(sp); above it g reversed (n digits), or for a square E' (digits 1..n-1;
-    # MPY32 only) then E reversed (digits 1..n-1); then h.
+    # at 0(sp); above it f reversed (MPY32) or g reversed (16-bit schoolbook; n digits),
+    # or for a square E reversed (digits 1..n-1); then h.
     tbytes = (2 * n - 2) * db
     # square: E'_j is formed from E_j when used (its one product f_(j-1) E'_j, the last
     # of its column, where the walk of E stops at E_j: no cycle more than a stored E'),
-    # not stored in the build (7 cycles a digit and 28 bytes of stack with MPY32)
+    # not stored in the build (7 cycles a digit and 28 bytes of stack with MPY32).
+    #
     # MPY32 product: f is copied instead, 8 words at a time loaded into r11..r4 and
     # pushed by one PUSHM (3.25 cycles a word; a digit-reversed g needs PUSH x(r14), 4,
     # to keep each digit's low word below its high word, which OP2L-before-OP2H needs):
