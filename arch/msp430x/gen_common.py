@@ -2,8 +2,8 @@
 """What gen_fe25519.py and gen_fep256.py share: the multiplier's register map, operand
 classes and Format I cycles (docs/MSP430_TIMING.md), the multiplier's result latencies
 (guide table "Result Availability"), the .word encodings LLVM's assembler lacks, the
-f +- g word chain of the add/sub kernels, a function's header and the write/--check
-driver. Imported by both (their folder is on sys.path when run as scripts or by tests).
+f +- g word chain of the add/sub kernels, the 16-bit multiplier's column end, a
+function's header and the write/--check driver. Imported by both (their folder is on sys.path when run as scripts or by tests).
 """
 import sys
 
@@ -70,6 +70,21 @@ def chain(first, rest, where):
         if store is not None:
             out.append(("mov", r, store))
     return out
+
+
+def column_end16(ins, rp, lo, hi, top, last_carry, hi_kw=None):
+    """16-bit multiplier, a column's end (both generators): lo, hi += RESLO, RESHI, read
+    through rp stepped back by 4 from &SUMEXT (2 cycles a read instead of 3; rp is
+    &SUMEXT again after them), then top += the chain's carry and, if last_carry, the
+    column's last MAC carry (SUMEXT) in the same `addc @rp`. ins: the emitter's `ins`;
+    hi_kw: more keywords for the RESHI read's ins (the GF(p256) emitter's fill)."""
+    ins("sub", "#4", rp)
+    ins("add", f"@{rp}+", lo, rd="RESLO")
+    ins("addc", f"@{rp}+", hi, rd="RESHI", **(hi_kw or {}))
+    if last_carry:
+        ins("addc", f"@{rp}", top, rd="SUMEXT")
+    else:
+        ins("addc", "#0", top)
 
 
 def ins_text(op, a, b):

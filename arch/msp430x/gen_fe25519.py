@@ -432,13 +432,7 @@ def column_end16(e, rp, a, last):
     column's a[2] holds a dead word, as no carry count set it."""
     if last == 1:
         e.ins("mov", "#0", a[2])
-    e.ins("sub", "#4", rp)
-    e.ins("add", f"@{rp}+", a[0], rd="RESLO")
-    e.ins("addc", f"@{rp}+", a[1], rd="RESHI")
-    if last is not None:
-        e.ins("addc", f"@{rp}", a[2], rd="SUMEXT")
-    else:
-        e.ins("addc", "#0", a[2])
+    gen_common.column_end16(e.ins, rp, a[0], a[1], a[2], last is not None)
 
 
 def next_word(op):

@@ -381,16 +381,11 @@ class Kernel:
                     g.ins("addc", "&RES1", w[1], fill=False)
                     g.ins("addc", "#0", w[2])
                 else:
-                    # RESLO, RESHI through sx stepped back from &SUMEXT (2 cycles each;
-                    # sx is &SUMEXT again after them), then the last MAC's carry
-                    g.ins("sub", "#4", sx)
-                    g.ins("add", f"@{sx}+", w[0], rd="RESLO")
-                    g.ins("addc", f"@{sx}+", w[1], fill=False, rd="RESHI")
-                    if pend:            # the last carry and the chain's in one
-                        g.ins("addc", f"@{sx}", c, rd="SUMEXT")
-                        pend = False
-                    else:
-                        g.ins("addc", "#0", c)
+                    # RESLO, RESHI through sx, then the last MAC's carry with the
+                    # chain's in one addc (gen_common.column_end16)
+                    gen_common.column_end16(g.ins, sx, w[0], w[1], c, pend,
+                                            hi_kw={"fill": False})
+                    pend = False
             g.flush()
             self.out_digit(k)
             if k == ncol - 1:
