@@ -215,9 +215,9 @@ def product(e, mpy, square):
     # and OP2 walks g in place (j ascending), r13 = g. (PUSH @r13+, 3 cycles, would be
     # cheaper, but LLVM 14's llvm-objdump crashes on PUSH @Rn and @Rn+.)
     rev_f = W == 32 and not square
+    rev = tbytes                # the reversed copy: f, g or E (digits 1..n-1 of a square)
+    hoff = rev + (n - 1 if square else n) * db
     if rev_f:
-        grev = tbytes            # the copy of f
-        hoff = grev + n * db
         for _ in range(2):
             for r in range(11, 3, -1):
                 e.ins("mov", "@r13+", f"r{r}")
@@ -225,16 +225,12 @@ def product(e, mpy, square):
         e.ins("sub", f"#{tbytes}", "r1")
         e.ins("mov", "r14", "r13")
     elif not square:
-        grev = tbytes
-        hoff = grev + n * db
         # copy g digit-reversed: digit 0 first (ends highest), each digit's high word first
         for d in range(n):
             for w in reversed(range(dw)):
                 e.raw(push_idx(d * db + 2 * w, 14), 4)
         e.ins("sub", f"#{tbytes}", "r1")
     else:
-        grev = tbytes                      # E_j at grev + (n-1-j) db
-        hoff = grev + (n - 1) * db
         e.ins("sub", f"#{hoff}", "r1")
         # E = 2f by one rotate-through-carry chain over the digits (C carries b_(j-1)
         # into E_j). r14 walks f.
@@ -247,12 +243,12 @@ def product(e, mpy, square):
                 e.ins("add" if j == 0 and w == 0 else "addc", y[w], y[w])   # C = b_j
             if j > 0:
                 for w in range(dw):
-                    e.ins("mov", y[w], f"{grev + (n - 1 - j) * db + 2 * w}(r1)")
+                    e.ins("mov", y[w], f"{rev + (n - 1 - j) * db + 2 * w}(r1)")
         e.ins("mov", "#0", "r12")
         e.ins("addc", "#-1", "r12")       # r12 = b_(n-1) - 1 = ~mask of E_n (h is on the stack)
 
-    def g_addr(j):              # stack offset of digit j of g (E) in the reversed copy
-        return grev + (n - 1 - j) * db
+    def rev_addr(j):            # stack offset of digit j in the digit-reversed copy
+        return rev + (n - 1 - j) * db   # (of f: MPY32 product; g: 16-bit; E: a square)
 
     def plan(k):                # column k: [(i, OP2 source)]
         i0 = max(0, k - (n - 1))
@@ -285,10 +281,14 @@ def product(e, mpy, square):
         pl = plan(k)
         i0 = pl[0][0]
         iw = [i for i, _ in pl if i not in cache]    # the OP1 digits rA walks
-        if iw:
-            point(rA, *((("r1", g_addr(iw[0]))) if rev_f else (f_base, db * iw[0])))
-        if pl[0][1] == "walk":
-            point(rB, *(("r13", db * (k - i0)) if rev_f else ("r1", g_addr(k - i0))))
+        if rev_f:               # OP1 from the copy of f, OP2 from g in place (r13)
+            point(rA, "r1", rev_addr(iw[0]))
+            point(rB, "r13", db * (k - i0))
+        else:
+            if iw:
+                point(rA, f_base, db * iw[0])
+            if pl[0][1] == "walk":
+                point(rB, "r1", rev_addr(k - i0))
         if not direct:
             load_op1()
 
@@ -362,10 +362,10 @@ def product(e, mpy, square):
                     # (16-bit: r11; MPY32: x[0], written to OP1 already); E_j read
                     # through rB where its walk stopped there (the column's last product)
                     if w == 0:
-                        ep_walk = pos[rB] == g_addr(k - i)
+                        ep_walk = pos[rB] == rev_addr(k - i)
                         if ep_walk:
                             pos[rB] += db
-                    ep = f"@{rB}+" if ep_walk else f"{g_addr(k - i) + 2 * w}(r1)"
+                    ep = f"@{rB}+" if ep_walk else f"{rev_addr(k - i) + 2 * w}(r1)"
                     if w == 0:
                         s2 = "r11" if W == 16 else x[0]
                         e.ins("mov", ep, s2)

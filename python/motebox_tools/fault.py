@@ -159,9 +159,7 @@ class Campaign:
                 self.ranges.append((name, lo, lo + size))
         if functions is not None and not self.ranges and functions:
             raise ValueError(f"none of {functions} in {elf_src}")
-        # --protect-code: the image's code refuses writes, as with the MPU (docs/FAULTS.md)
-        self.base = [self.sim, "--mpy", str(mpy), "--protect-code",
-                     "--fault-window", f"{self.begin:#x}:{self.end:#x}"]
+        self.base = sim_command(self.sim, mpy, self.begin, self.end)
         for _, lo, hi in self.ranges:
             self.base += ["--fault-range", f"{lo:#x}:{hi:#x}"]
         self.insns = None
@@ -349,6 +347,15 @@ def campaign_rows(variant, target, models=("skip", "flip"), bits="all", seed=18,
                 for e in row["exploits"]:
                     log(f"    {e}")
         return rows
+
+
+def sim_command(sim, mpy, begin, end):
+    """The simulator command of every MSP430 campaign (this module's, fault_p256's and
+    fault_x25519_msp430's): its multiplier, the window from the first instruction at
+    begin up to the first at end, and --protect-code (the image's code refuses writes,
+    as with the MPU; docs/FAULTS.md)."""
+    return [str(sim), "--mpy", str(mpy), "--protect-code", "--fault-window",
+            f"{begin:#x}:{end:#x}"]
 
 
 def run_fault_batch(base, elf, cycles, workdir, lines, extra=(), timeout=3600):

@@ -95,9 +95,7 @@ class P256Campaign:
         self.elf = patch_elf(elf_src, self.workdir / f"p256-{Path(elf_src).stem}.elf",
                              "fault_input", blob)
         begin, end = symbol(self.elf, "fault_begin")[0], symbol(self.elf, "fault_end")[0]
-        # --protect-code: the image's code refuses writes, as with the MPU (docs/FAULTS.md)
-        self.base = [self.sim, "--mpy", str(mpy), "--protect-code",
-                     "--fault-window", f"{begin:#x}:{end:#x}"]
+        self.base = F.sim_command(self.sim, mpy, begin, end)
         self.snap = self.workdir / f"snap-{Path(elf_src).stem}.bin"
 
     def prepare(self):

@@ -213,8 +213,8 @@ int elf_load(const char *path, elf_info_t *info)
         }
         if ((flags & SHF_WRITE) && page_kind[addr >> 8] == PG_RAM && addr + size > ram_end) ram_end = addr + size;
         if (type == SHT_NOBITS) continue;
-        if (flags & SHF_EXECINSTR) { // counted past 32 too: --protect-code refuses those
-            if (info->n_code < 32) {
+        if (flags & SHF_EXECINSTR) { // counted past the limit too: --protect-code refuses it
+            if (info->n_code < ELF_MAX_CODE) {
                 info->code_lo[info->n_code] = addr;
                 info->code_hi[info->n_code] = addr + size;
             }

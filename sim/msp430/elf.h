@@ -6,13 +6,15 @@
 
 #include <stdint.h>
 
+#define ELF_MAX_CODE 32 // executable sections whose bounds elf_load keeps (--protect-code)
+
 // What the loader learnt from the image besides its contents.
 typedef struct {
     uint32_t entry;       // e_entry (the reset vector at 0xFFFE wins if the image sets it)
     uint32_t stack_floor; // lowest legal SP once SP is above it: the symbol __stack_low,
                           // else the end of the writable sections in RAM; 0 if none
-    uint32_t code_lo[32], code_hi[32]; // the executable sections [lo, hi) (first 32)
-    unsigned n_code;                   // how many there are (may exceed 32)
+    uint32_t code_lo[ELF_MAX_CODE], code_hi[ELF_MAX_CODE]; // executable sections [lo, hi)
+    unsigned n_code;      // how many there are (may exceed ELF_MAX_CODE: only the first kept)
 } elf_info_t;
 
 // Copies the allocated sections into memory. 0, or an exit status after a one-line

@@ -319,12 +319,12 @@ int main(int argc, char **argv)
     int rc = elf_load(elf, &info);
     if (rc) return rc;
     if (protect_code) {
-        if (info.n_code > 32) {
-            fprintf(stderr, "msp430sim: %s: %u executable sections, --protect-code takes at most 32\n", elf,
-                    info.n_code);
+        if (info.n_code > ELF_MAX_CODE) {
+            fprintf(stderr, "msp430sim: %s: %u executable sections, --protect-code takes at most %d\n", elf,
+                    info.n_code, ELF_MAX_CODE);
             return ST_USAGE;
         }
-        for (unsigned k = 0; k < info.n_code; k++) code_protect(info.code_lo[k], info.code_hi[k]);
+        code_protect(info.code_lo, info.code_hi, info.n_code);
     }
     boot();
     if ((rc = nvm_start()) != 0) return rc;

@@ -19,17 +19,16 @@ const uint8_t *periph_state(size_t *n)
 
 uint8_t code_page[MEM_SIZE >> 8];
 
-#define MAX_CODE_RANGES 32
-static uint32_t code_lo[MAX_CODE_RANGES], code_hi[MAX_CODE_RANGES];
+static const uint32_t *code_lo, *code_hi;
 static unsigned n_code;
 
-void code_protect(uint32_t lo, uint32_t hi)
+void code_protect(const uint32_t *lo, const uint32_t *hi, unsigned n)
 {
-    if (hi <= lo) return;
-    if (n_code == MAX_CODE_RANGES) sim_fault(ST_LOAD, "more than %d executable sections to protect", MAX_CODE_RANGES);
-    code_lo[n_code] = lo;
-    code_hi[n_code++] = hi;
-    for (uint32_t p = lo >> 8; p <= ((hi - 1) >> 8); p++) code_page[p] = 1;
+    code_lo = lo;
+    code_hi = hi;
+    n_code = n;
+    for (unsigned k = 0; k < n; k++)
+        for (uint32_t p = lo[k] >> 8; lo[k] < hi[k] && p <= ((hi[k] - 1) >> 8); p++) code_page[p] = 1;
 }
 
 void code_write_check(uint32_t a, uint32_t n)

@@ -31,7 +31,9 @@ void mem_init(void);
 // code_page[p] is 1 for the 256-byte pages holding protected bytes (checked inline on
 // every write; code_write_check then looks at the byte ranges).
 extern uint8_t code_page[MEM_SIZE >> 8];
-void code_protect(uint32_t lo, uint32_t hi);          // protect [lo, hi)
+// Protects the n ranges [lo[k], hi[k]) (the loader's elf_info_t, read from then on:
+// the arrays must outlive the run).
+void code_protect(const uint32_t *lo, const uint32_t *hi, unsigned n);
 void code_write_check(uint32_t a, uint32_t n);        // a write of n bytes at a
 const uint8_t *periph_state(size_t *n); // the plain peripheral registers (snap.c)
 uint16_t slow_read16(uint32_t a);
